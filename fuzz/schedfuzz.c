@@ -1,0 +1,239 @@
+/* schedfuzz.c - the `schedfuzz` command: explore and replay schedules of a
+ * program built with schedfuzz-cc.
+ *
+ * The work happens inside the program (its runtime forks one child per
+ * schedule, which is much cheaper than an exec each); this command checks
+ * the program, sets the runtime's environment (see runtime/rt_driver.c),
+ * runs it and turns how it ended into our exit status:
+ *   0 no failure, 1 a failure (found, or replayed), 2 usage or setup error. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { OK = 0, FAILED = 1, SETUP = 2 };
+#define RUNTIME_SETUP_ERROR 3 /* the runtime's status for a setup error */
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy KIND]\n"
+		"                     [--max-steps N] [--timeout SEC] [--verbose] -- PROG [ARGS...]\n"
+		"       schedfuzz replay [--record FILE] INPUT -- PROG [ARGS...]\n"
+		"\n"
+		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
+		"           failure, save its input in DIR (default .) and print its path\n"
+		"  replay   run PROG once under the schedule in INPUT and print its report;\n"
+		"           --record writes the executed schedule as an explicit decision list\n"
+		"\n"
+		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
+}
+
+/* The program as execvp would find it, or NULL. */
+static char *resolve(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? strdup(prog) : NULL;
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		const char *e = strchr(p, ':');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *cand;
+		if (asprintf(&cand, "%.*s/%s", (int)len, p, prog) >= 0) {
+			if (access(cand, X_OK) == 0)
+				return cand;
+			free(cand);
+		}
+		p += len + (e ? 1 : 0);
+	}
+	return NULL;
+}
+
+static bool built_with_schedfuzz(const char *path)
+{
+	static const char marker[] = "schedfuzz-runtime-v1";
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	bool found = false;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			found = memmem(map, (size_t)st.st_size, marker, sizeof marker - 1) != NULL;
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/* Run the program; its status word, or -1. */
+static int run_program(char **prog_argv)
+{
+	char *path = resolve(prog_argv[0]);
+	if (!path) {
+		fprintf(stderr, "schedfuzz: %s: no such program\n", prog_argv[0]);
+		return -1;
+	}
+	if (!built_with_schedfuzz(path)) {
+		fprintf(stderr, "schedfuzz: %s was not built with schedfuzz-cc (no runtime in it)\n", path);
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "schedfuzz: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		execv(path, prog_argv);
+		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+static int need_value(int argc, char **argv, int i)
+{
+	if (i + 1 >= argc || !strcmp(argv[i + 1], "--")) {
+		fprintf(stderr, "schedfuzz: %s needs a value\n", argv[i]);
+		exit(SETUP);
+	}
+	return i + 1;
+}
+
+static bool numeric(const char *s)
+{
+	char *end;
+	errno = 0;
+	strtoull(s, &end, 0);
+	return *s && !*end && !errno;
+}
+
+static void set_number(const char *var, const char *opt, const char *value)
+{
+	if (!numeric(value)) {
+		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
+		exit(SETUP);
+	}
+	setenv(var, value, 1);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const char *out = ".";
+	setenv("SCHEDFUZZ_RUNS", "1000", 1);
+	int i;
+	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-n") || !strcmp(a, "--runs")) {
+			i = need_value(argc, argv, i);
+			set_number("SCHEDFUZZ_RUNS", a, argv[i]);
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+			out = argv[i = need_value(argc, argv, i)];
+		} else if (!strcmp(a, "--seed")) {
+			i = need_value(argc, argv, i);
+			set_number("SCHEDFUZZ_SEED", a, argv[i]);
+		} else if (!strcmp(a, "--max-steps")) {
+			i = need_value(argc, argv, i);
+			set_number("SCHEDFUZZ_MAX_STEPS", a, argv[i]);
+		} else if (!strcmp(a, "--timeout")) {
+			i = need_value(argc, argv, i);
+			set_number("SCHEDFUZZ_TIMEOUT", a, argv[i]);
+		} else if (!strcmp(a, "--strategy")) {
+			setenv("SCHEDFUZZ_STRATEGY", argv[i = need_value(argc, argv, i)], 1);
+		} else if (!strcmp(a, "--verbose")) {
+			setenv("SCHEDFUZZ_VERBOSE", "1", 1);
+		} else {
+			fprintf(stderr, "schedfuzz run: unknown option '%s'\n", a);
+			usage(stderr);
+			return SETUP;
+		}
+	}
+	if (i + 1 >= argc) {
+		fprintf(stderr, "schedfuzz run: missing -- PROG\n");
+		usage(stderr);
+		return SETUP;
+	}
+	if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "schedfuzz: cannot create %s: %s\n", out, strerror(errno));
+		return SETUP;
+	}
+	setenv("SCHEDFUZZ_OUT", out, 1);
+	unsetenv("SCHEDFUZZ_INPUT");
+	int status = run_program(argv + i + 1);
+	if (status < 0)
+		return SETUP;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1))
+		return WEXITSTATUS(status);
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR))
+		fprintf(stderr, "schedfuzz: the explorer ended unexpectedly (status 0x%x)\n", status);
+	return SETUP;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+	const char *input = NULL;
+	int i;
+	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (!strcmp(argv[i], "--record")) {
+			setenv("SCHEDFUZZ_RECORD", argv[i = need_value(argc, argv, i)], 1);
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", argv[i]);
+			return SETUP;
+		} else if (!input) {
+			input = argv[i];
+		} else {
+			fprintf(stderr, "schedfuzz replay: one INPUT only\n");
+			return SETUP;
+		}
+	}
+	if (!input || i + 1 >= argc) {
+		usage(stderr);
+		return SETUP;
+	}
+	if (access(input, R_OK) != 0) {
+		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", input, strerror(errno));
+		return SETUP;
+	}
+	setenv("SCHEDFUZZ_INPUT", input, 1);
+	unsetenv("SCHEDFUZZ_RUNS");
+	int status = run_program(argv + i + 1);
+	if (status < 0)
+		return SETUP;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return OK;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR)
+		return SETUP;
+	return FAILED;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return SETUP;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return OK;
+	}
+	fprintf(stderr, "schedfuzz: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return SETUP;
+}

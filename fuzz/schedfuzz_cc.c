@@ -1,0 +1,209 @@
+/* schedfuzz_cc.c - schedfuzz-cc and schedfuzz-c++: drop-in compiler
+ * wrappers that build a program for controlled scheduling.
+ *
+ * Compiling adds ThreadSanitizer instrumentation (only the compiler's
+ * hooks: the sanitizer runtime is never linked) and line tables. Linking an
+ * executable adds our runtime, whole, so that it interposes the pthread API
+ * even for calls that come from shared libraries, and wraps main() (and
+ * LLVMFuzzerTestOneInput when -fsanitize=fuzzer builds a libFuzzer
+ * harness). Everything else on the command line passes through untouched,
+ * so the wrappers work as CC/CXX for make, CMake and configure scripts.
+ *
+ * Environment: SCHEDFUZZ_CLANG / SCHEDFUZZ_CLANGXX pick the compilers,
+ * SCHEDFUZZ_LIBDIR the directory holding libschedfuzz_rt.a,
+ * SCHEDFUZZ_FUZZER_LIB libFuzzer's archive, SCHEDFUZZ_CC_VERBOSE=1 prints
+ * the command that runs. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SCHEDFUZZ_DEFAULT_CLANG
+#define SCHEDFUZZ_DEFAULT_CLANG "clang-14"
+#endif
+#ifndef SCHEDFUZZ_DEFAULT_CLANGXX
+#define SCHEDFUZZ_DEFAULT_CLANGXX "clang++-14"
+#endif
+#ifndef SCHEDFUZZ_DEFAULT_FUZZER_LIB
+#define SCHEDFUZZ_DEFAULT_FUZZER_LIB ""
+#endif
+
+struct cmd {
+	char **argv;
+	int argc, cap;
+};
+
+static void push(struct cmd *c, const char *arg)
+{
+	if (c->argc + 2 > c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->argv = realloc(c->argv, (size_t)c->cap * sizeof *c->argv);
+		if (!c->argv) {
+			fprintf(stderr, "schedfuzz-cc: out of memory\n");
+			exit(1);
+		}
+	}
+	c->argv[c->argc++] = (char *)arg;
+	c->argv[c->argc] = NULL;
+}
+
+static char *fmt(const char *f, const char *a)
+{
+	char *s;
+	if (asprintf(&s, f, a) < 0)
+		exit(1);
+	return s;
+}
+
+/* The directory with our runtime: beside the wrapper as bin/../lib/schedfuzz,
+ * which holds for the build tree and for an installed tree alike. */
+static const char *libdir(void)
+{
+	const char *env = getenv("SCHEDFUZZ_LIBDIR");
+	if (env && *env)
+		return env;
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+	if (n <= 0) {
+		fprintf(stderr, "schedfuzz-cc: cannot find itself (/proc/self/exe)\n");
+		exit(1);
+	}
+	path[n] = 0;
+	char *dir = dirname(path);
+	static char out[PATH_MAX + 32];
+	snprintf(out, sizeof out, "%s/../lib/schedfuzz", dir);
+	return out;
+}
+
+/* Sanitizers named on the command line, merged over every -fsanitize=. */
+struct sanitizers {
+	bool fuzzer, fuzzer_no_link, address, memory, other;
+};
+
+static void scan_sanitizers(const char *list, struct sanitizers *s)
+{
+	char *copy = strdup(list), *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "fuzzer"))
+			s->fuzzer = true;
+		else if (!strcmp(tok, "fuzzer-no-link"))
+			s->fuzzer_no_link = true;
+		else if (!strcmp(tok, "address"))
+			s->address = true;
+		else if (!strcmp(tok, "memory"))
+			s->memory = true;
+		else if (strcmp(tok, "thread") != 0)
+			s->other = true;
+	}
+	free(copy);
+}
+
+int main(int argc, char **argv)
+{
+	bool cxx = strstr(basename(argv[0]), "++") != NULL;
+	const char *compiler = getenv(cxx ? "SCHEDFUZZ_CLANGXX" : "SCHEDFUZZ_CLANG");
+	if (!compiler || !*compiler)
+		compiler = cxx ? SCHEDFUZZ_DEFAULT_CLANGXX : SCHEDFUZZ_DEFAULT_CLANG;
+
+	bool link = true, shared = false, has_g = false, has_input = false, info_only = argc == 1;
+	struct sanitizers san = { 0 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") || !strcmp(a, "-M") ||
+		    !strcmp(a, "-MM") || !strcmp(a, "-fsyntax-only"))
+			link = false;
+		else if (!strcmp(a, "-shared"))
+			shared = true;
+		else if (!strncmp(a, "-g", 2))
+			has_g = true;
+		else if (!strncmp(a, "-fsanitize=", 11))
+			scan_sanitizers(a + 11, &san);
+		else if (!strcmp(a, "--version") || !strcmp(a, "-v") || !strncmp(a, "-print-", 7) ||
+			 !strncmp(a, "--print-", 8) || !strcmp(a, "-dumpversion") ||
+			 !strcmp(a, "-dumpmachine"))
+			info_only = true;
+		else if (a[0] != '-' || !strcmp(a, "-"))
+			has_input = true;
+		/* Options whose next word is a value, not an input. */
+		if (!strcmp(a, "-o") || !strcmp(a, "-x") || !strcmp(a, "-I") || !strcmp(a, "-L") ||
+		    !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ") ||
+		    !strcmp(a, "-include") || !strcmp(a, "-isystem") || !strcmp(a, "-D") ||
+		    !strcmp(a, "-U") || !strcmp(a, "-Xlinker") || !strcmp(a, "-idirafter") ||
+		    !strcmp(a, "-iquote") || !strcmp(a, "-imacros") || !strcmp(a, "-l"))
+			i++;
+	}
+	if (san.memory) {
+		fprintf(stderr, "schedfuzz-cc: -fsanitize=memory cannot be combined with schedfuzz's "
+				"ThreadSanitizer instrumentation\n");
+		return 1;
+	}
+	if (san.address) {
+		fprintf(stderr, "schedfuzz-cc: -fsanitize=address is not supported yet: clang cannot "
+				"combine it with the ThreadSanitizer instrumentation schedfuzz uses\n");
+		return 1;
+	}
+
+	struct cmd c = { 0 };
+	push(&c, compiler);
+	for (int i = 1; i < argc; i++)
+		push(&c, argv[i]);
+
+	if (!info_only && has_input) {
+		/* Instrumentation only: the sanitizer runtime is ours, linked below. */
+		push(&c, "-fsanitize=thread");
+		push(&c, "-fno-sanitize-link-runtime");
+		push(&c, "-Wno-unused-command-line-argument");
+		if (!has_g)
+			push(&c, "-gline-tables-only");
+#if defined(__x86_64__)
+		push(&c, "-mcx16"); /* 128-bit atomics reach our hooks, not libatomic */
+#endif
+		if (link && !shared) {
+			const char *dir = libdir();
+			char *rt = fmt("%s/libschedfuzz_rt.a", dir);
+			if (access(rt, R_OK) != 0) {
+				fprintf(stderr, "schedfuzz-cc: runtime not found at %s (set SCHEDFUZZ_LIBDIR)\n",
+					rt);
+				return 1;
+			}
+			push(&c, "-Wl,--whole-archive");
+			push(&c, rt);
+			push(&c, "-Wl,--no-whole-archive");
+			push(&c, "-Wl,--wrap=main");
+			if (san.fuzzer) {
+				const char *fz = getenv("SCHEDFUZZ_FUZZER_LIB");
+				if (!fz || !*fz)
+					fz = SCHEDFUZZ_DEFAULT_FUZZER_LIB;
+				if (!*fz || access(fz, R_OK) != 0) {
+					fprintf(stderr, "schedfuzz-cc: libFuzzer not found%s%s (install "
+							"libclang-rt-14-dev or set SCHEDFUZZ_FUZZER_LIB)\n",
+						*fz ? " at " : "", fz);
+					return 1;
+				}
+				push(&c, "-Wl,--wrap=LLVMFuzzerTestOneInput");
+				push(&c, "-Wl,--whole-archive");
+				push(&c, fz);
+				push(&c, "-Wl,--no-whole-archive");
+				push(&c, "-lstdc++");
+				push(&c, "-lm");
+			}
+			push(&c, "-ldl");
+			push(&c, "-lpthread");
+		}
+	}
+
+	if (getenv("SCHEDFUZZ_CC_VERBOSE")) {
+		for (int i = 0; i < c.argc; i++)
+			fprintf(stderr, "%s%s", i ? " " : "", c.argv[i]);
+		fprintf(stderr, "\n");
+	}
+	execvp(compiler, c.argv);
+	fprintf(stderr, "schedfuzz-cc: cannot run %s: %s (run scripts/setup.sh, or set %s)\n", compiler,
+		strerror(errno), cxx ? "SCHEDFUZZ_CLANGXX" : "SCHEDFUZZ_CLANG");
+	return 1;
+}

@@ -1,0 +1,278 @@
+/* rt_abi.c - the ThreadSanitizer compiler ABI, implemented by our runtime.
+ *
+ * Code built with -fsanitize=thread calls these hooks before every memory
+ * access, around every function, and in place of every atomic operation.
+ * Every access hook funnels into one inline check (controlled thread? own
+ * stack?) and one out-of-line slow path (KCSAN's layout). Atomic hooks
+ * perform the operation themselves, after the scheduling point, so that
+ * the schedule decides the order of atomics too. Since only one controlled
+ * thread runs at a time, we perform every atomic as sequentially
+ * consistent: weak-memory reorderings are out of scope.
+ *
+ * Spin detection for fairness: a load, or a read-modify-write that leaves
+ * the value unchanged (a failed CAS, a test-and-set on a held flag), of the
+ * address the thread last polled counts as one more spin. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt_internal.h"
+
+#define HOOK RT_EXPORT
+
+static inline struct rt_thread *controlled_at(uintptr_t a)
+{
+	struct rt_thread *t = rt_self;
+	if (!t || a - t->stack_lo < t->stack_size)
+		return NULL;
+	return t;
+}
+
+static inline void on_access(const volatile void *p, uint32_t size, bool write, const void *pc)
+{
+	struct rt_thread *t = controlled_at((uintptr_t)p);
+	if (t)
+		rt_access(t, (uintptr_t)p, size, write, pc);
+}
+
+/* ---- plain, unaligned, volatile and compound accesses ------------------- */
+
+#define ACCESS_HOOKS(N)                                                                    \
+	HOOK void __tsan_read##N(void *p) { on_access(p, N, false, RT_CALLER()); }            \
+	HOOK void __tsan_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }            \
+	HOOK void __tsan_read##N##_pc(void *p, void *pc) { on_access(p, N, false, pc); }      \
+	HOOK void __tsan_write##N##_pc(void *p, void *pc) { on_access(p, N, true, pc); }      \
+	HOOK void __tsan_unaligned_read##N(const void *p) { on_access(p, N, false, RT_CALLER()); } \
+	HOOK void __tsan_unaligned_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }  \
+	HOOK void __tsan_volatile_read##N(void *p) { on_access(p, N, false, RT_CALLER()); }   \
+	HOOK void __tsan_volatile_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }   \
+	HOOK void __tsan_unaligned_volatile_read##N(void *p) { on_access(p, N, false, RT_CALLER()); } \
+	HOOK void __tsan_unaligned_volatile_write##N(void *p) { on_access(p, N, true, RT_CALLER()); } \
+	/* A compound access (x += 1) is a read immediately followed by a      \
+	 * write: one scheduling point, recorded as the write it ends with. */ \
+	HOOK void __tsan_read_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }       \
+	HOOK void __tsan_unaligned_read_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }
+
+ACCESS_HOOKS(1)
+ACCESS_HOOKS(2)
+ACCESS_HOOKS(4)
+ACCESS_HOOKS(8)
+ACCESS_HOOKS(16)
+
+HOOK void __tsan_read_range(void *p, unsigned long size)
+{
+	if (size)
+		on_access(p, (uint32_t)(size > UINT32_MAX ? UINT32_MAX : size), false, RT_CALLER());
+}
+
+HOOK void __tsan_write_range(void *p, unsigned long size)
+{
+	if (size)
+		on_access(p, (uint32_t)(size > UINT32_MAX ? UINT32_MAX : size), true, RT_CALLER());
+}
+
+/* C++ vtable pointer: a read of 8 bytes, and an update that is a write
+ * only when the value really changes (constructors re-store the same one). */
+HOOK void __tsan_vptr_read(void **p)
+{
+	on_access(p, sizeof *p, false, RT_CALLER());
+}
+
+HOOK void __tsan_vptr_update(void **p, void *new_val)
+{
+	if (*p != new_val)
+		on_access(p, sizeof *p, true, RT_CALLER());
+}
+
+/* ---- call stack context ---------------------------------------------------- */
+
+HOOK void __tsan_func_entry(void *pc)
+{
+	struct rt_thread *t = rt_self;
+	if (t)
+		t->ctx[t->depth++ % RT_CTX_DEPTH] = pc;
+}
+
+HOOK void __tsan_func_exit(void)
+{
+	struct rt_thread *t = rt_self;
+	if (t && t->depth)
+		t->depth--;
+}
+
+HOOK void __tsan_ignore_thread_begin(void) {}
+HOOK void __tsan_ignore_thread_end(void) {}
+
+HOOK void __tsan_init(void)
+{
+	rt_init();
+}
+
+/* ---- atomics ------------------------------------------------------------------ */
+
+static inline struct rt_thread *atomic_point(const volatile void *p, uint32_t size, enum rt_ev ev,
+					     const void *pc)
+{
+	struct rt_thread *t = controlled_at((uintptr_t)p);
+	if (t)
+		rt_point(t, ev, (uintptr_t)p, NULL, size, pc);
+	return t;
+}
+
+static inline void atomic_after(struct rt_thread *t, const volatile void *p, bool changed)
+{
+	if (!t)
+		return;
+	if (changed) {
+		t->spin = 0;
+	} else if ((uintptr_t)p == t->spin_addr) {
+		t->spin++;
+	} else {
+		t->spin_addr = (uintptr_t)p;
+		t->spin = 0;
+	}
+}
+
+#define SC __ATOMIC_SEQ_CST
+
+#define RMW(N, T, NAME, OP)                                                                  \
+	HOOK T __tsan_atomic##N##_fetch_##NAME(volatile T *a, T v, int mo)                   \
+	{                                                                                    \
+		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_RMW, RT_CALLER());    \
+		T old = __atomic_load_n(a, SC), nv;                                          \
+		do                                                                           \
+			nv = (T)(OP);                                                        \
+		while (!__atomic_compare_exchange_n(a, &old, nv, false, SC, SC));            \
+		atomic_after(t, a, nv != old);                                               \
+		return old;                                                                  \
+	}
+
+#define ATOMICS(N, T)                                                                        \
+	HOOK T __tsan_atomic##N##_load(const volatile T *a, int mo)                          \
+	{                                                                                    \
+		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_LOAD, RT_CALLER());   \
+		T v = __atomic_load_n(a, SC);                                                \
+		atomic_after(t, a, false);                                                   \
+		return v;                                                                    \
+	}                                                                                    \
+	HOOK void __tsan_atomic##N##_store(volatile T *a, T v, int mo)                       \
+	{                                                                                    \
+		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_STORE, RT_CALLER());  \
+		__atomic_store_n(a, v, SC);                                                  \
+		atomic_after(t, a, true);                                                    \
+	}                                                                                    \
+	HOOK T __tsan_atomic##N##_exchange(volatile T *a, T v, int mo)                       \
+	{                                                                                    \
+		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_RMW, RT_CALLER());    \
+		T old = __atomic_exchange_n(a, v, SC);                                       \
+		atomic_after(t, a, old != v);                                                \
+		return old;                                                                  \
+	}                                                                                    \
+	RMW(N, T, add, old + v)                                                              \
+	RMW(N, T, sub, old - v)                                                              \
+	RMW(N, T, and, old & v)                                                              \
+	RMW(N, T, or, old | v)                                                               \
+	RMW(N, T, xor, old ^ v)                                                              \
+	RMW(N, T, nand, ~(old & v))                                                          \
+	HOOK int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, \
+							    int fmo)                         \
+	{                                                                                    \
+		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_CAS, RT_CALLER());    \
+		bool ok = __atomic_compare_exchange_n(a, c, v, false, SC, SC);               \
+		atomic_after(t, a, ok && *c != v);                                           \
+		return ok;                                                                   \
+	}                                                                                    \
+	/* A weak CAS never fails spuriously here: with one thread running at a  \
+	 * time there is no contention to lose to. */                             \
+	HOOK int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c, T v, int mo,   \
+							  int fmo)                           \
+	{                                                                                    \
+		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_CAS, RT_CALLER());    \
+		bool ok = __atomic_compare_exchange_n(a, c, v, false, SC, SC);               \
+		atomic_after(t, a, ok && *c != v);                                           \
+		return ok;                                                                   \
+	}                                                                                    \
+	HOOK T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v, int mo,       \
+						       int fmo)                              \
+	{                                                                                    \
+		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_CAS, RT_CALLER());    \
+		T expected = c;                                                              \
+		bool ok = __atomic_compare_exchange_n(a, &expected, v, false, SC, SC);       \
+		atomic_after(t, a, ok && c != v);                                            \
+		return expected;                                                             \
+	}
+
+ATOMICS(8, uint8_t)
+ATOMICS(16, uint16_t)
+ATOMICS(32, uint32_t)
+ATOMICS(64, uint64_t)
+ATOMICS(128, unsigned __int128)
+
+HOOK void __tsan_atomic_thread_fence(int mo)
+{
+	struct rt_thread *t = rt_self;
+	if (t)
+		rt_point(t, EV_FENCE, 0, NULL, 0, RT_CALLER());
+	__atomic_thread_fence(SC);
+}
+
+HOOK void __tsan_atomic_signal_fence(int mo)
+{
+	__atomic_signal_fence(SC);
+}
+
+/* ---- memcpy, memmove, memset ---------------------------------------------------
+ *
+ * Under -fsanitize=thread, clang turns struct copies and memory intrinsics
+ * into plain calls to these, which the sanitizer runtime is expected to
+ * intercept: each becomes one range read and one range write. Before the
+ * real functions are found (early constructors), a byte loop serves; it is
+ * volatile so that the compiler cannot turn it back into a memcpy call. */
+
+static void *bytes_copy(void *d, const void *s, size_t n)
+{
+	volatile unsigned char *dst = d;
+	const volatile unsigned char *src = s;
+	if (dst < src) {
+		for (size_t i = 0; i < n; i++)
+			dst[i] = src[i];
+	} else {
+		for (size_t i = n; i-- > 0;)
+			dst[i] = src[i];
+	}
+	return d;
+}
+
+static inline void ranges(const void *src, void *dst, size_t n, const void *pc)
+{
+	uint32_t size = (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
+	if (src)
+		on_access(src, size, false, pc);
+	on_access(dst, size, true, pc);
+}
+
+HOOK void *memcpy(void *restrict d, const void *restrict s, size_t n)
+{
+	if (rt_self && n)
+		ranges(s, d, n, RT_CALLER());
+	return rt_real.memcpy ? rt_real.memcpy(d, s, n) : bytes_copy(d, s, n);
+}
+
+HOOK void *memmove(void *d, const void *s, size_t n)
+{
+	if (rt_self && n)
+		ranges(s, d, n, RT_CALLER());
+	return rt_real.memmove ? rt_real.memmove(d, s, n) : bytes_copy(d, s, n);
+}
+
+HOOK void *memset(void *d, int c, size_t n)
+{
+	if (rt_self && n)
+		ranges(NULL, d, n, RT_CALLER());
+	if (rt_real.memset)
+		return rt_real.memset(d, c, n);
+	volatile unsigned char *p = d;
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)c;
+	return d;
+}

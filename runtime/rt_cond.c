@@ -1,0 +1,166 @@
+/* rt_cond.c - condition variables, modelled.
+ *
+ * A wait releases the mutex and leaves the thread out of the candidates
+ * until a signal moves it to "reacquire the mutex". Three things that the
+ * real implementation leaves open are schedule decisions: which waiter a
+ * signal wakes, whether a wait returns spuriously (rare, see the
+ * strategies), and whether a timed wait times out (a timed waiter is
+ * always a candidate; picking it before a signal is the timeout). */
+#define _GNU_SOURCE
+#include <errno.h>
+
+#include "rt_internal.h"
+
+static struct rt_obj *mutex_of(pthread_mutex_t *m)
+{
+	struct rt_obj *o = rt_obj_find(m);
+	return o && o->type == O_MUTEX ? o : NULL;
+}
+
+/* Take the mutex back after a wait, restoring a recursive depth. */
+static void reacquire(struct rt_thread *self, struct rt_obj *mo, int depth, const void *site)
+{
+	if (mo->mutex.owner) {
+		self->wait = W_MUTEX;
+		self->wobj = mo;
+		rt_block(self, EV_COND_WAKE, site);
+	}
+	mo->mutex.owner = self;
+	mo->mutex.count = depth;
+	for (int i = 0; i < depth; i++)
+		rt_held_add(self, mo, false);
+	rt_changed();
+}
+
+int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
+		 const struct timespec *abs, bool timed, const void *site)
+{
+	struct rt_obj *mo = mutex_of(m);
+	if (!mo || mo->mutex.owner != self)
+		return EPERM;
+	if (timed && !rt_timespec_valid(abs))
+		return EINVAL;
+	struct rt_obj *co = rt_obj_get(c, O_COND);
+
+	int depth = mo->mutex.count;
+	while (rt_held_drop(self, mo) > 0)
+		;
+	mo->mutex.owner = NULL;
+	mo->mutex.count = 0;
+	rt_changed();
+
+	int r = 0;
+	if (rt_choose(STRAT_CHOOSE_SPURIOUS, 2)) {
+		rt_point(self, EV_COND_WAIT, co->addr, co, 0, site);
+	} else {
+		self->wait = W_COND;
+		self->wobj = co;
+		self->cond_mutex = mo;
+		self->timed = timed;
+		self->signalled = false;
+		r = rt_block(self, EV_COND_WAIT, site);
+		if (self->signalled) {
+			/* rt_block returned once the mutex was free: take it. */
+			self->signalled = false;
+			mo->mutex.owner = self;
+			mo->mutex.count = depth;
+			for (int i = 0; i < depth; i++)
+				rt_held_add(self, mo, false);
+			rt_changed();
+			return 0;
+		}
+	}
+	reacquire(self, mo, depth, site);
+	return r;
+}
+
+static void wake(struct rt_thread *w)
+{
+	w->wait = W_MUTEX;
+	w->wobj = w->cond_mutex;
+	w->timed = false;
+	w->signalled = true;
+	rt_changed();
+}
+
+int rt_cond_wake(struct rt_thread *self, pthread_cond_t *c, bool all, const void *site)
+{
+	struct rt_obj *co = rt_obj_get(c, O_COND);
+	rt_point(self, all ? EV_COND_BROADCAST : EV_COND_SIGNAL, co->addr, co, 0, site);
+	struct rt_thread *waiters[RT_MAX_THREADS];
+	uint32_t n = 0;
+	for (int i = 0; i < rt.nthreads; i++) {
+		struct rt_thread *t = &rt.threads[i];
+		if (t->state == T_LIVE && t->wait == W_COND && t->wobj == co)
+			waiters[n++] = t;
+	}
+	if (n == 0)
+		return 0;
+	if (all) {
+		for (uint32_t i = 0; i < n; i++)
+			wake(waiters[i]);
+	} else {
+		wake(waiters[n == 1 ? 0 : rt_choose(STRAT_CHOOSE_WAKER, n)]);
+	}
+	return 0;
+}
+
+int rt_cond_destroy(struct rt_thread *self, pthread_cond_t *c)
+{
+	struct rt_obj *co = rt_obj_find(c);
+	if (co && co->type == O_COND)
+		for (int i = 0; i < rt.nthreads; i++)
+			if (rt.threads[i].state == T_LIVE && rt.threads[i].wait == W_COND &&
+			    rt.threads[i].wobj == co)
+				return EBUSY;
+	rt_obj_forget(c);
+	return REAL(pthread_cond_destroy)(c);
+}
+
+RT_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
+{
+	if (rt_self)
+		rt_obj_forget(c);
+	return REAL(pthread_cond_init)(c, attr);
+}
+
+RT_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_cond_destroy(self, c) : REAL(pthread_cond_destroy)(c);
+}
+
+RT_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_cond_wait(self, c, m, NULL, false, RT_CALLER())
+		    : REAL(pthread_cond_wait)(c, m);
+}
+
+RT_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+				     const struct timespec *abs)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_cond_wait(self, c, m, abs, true, RT_CALLER())
+		    : REAL(pthread_cond_timedwait)(c, m, abs);
+}
+
+RT_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+				     const struct timespec *abs)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_cond_wait(self, c, m, abs, true, RT_CALLER())
+		    : REAL(pthread_cond_clockwait)(c, m, clk, abs);
+}
+
+RT_EXPORT int pthread_cond_signal(pthread_cond_t *c)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_cond_wake(self, c, false, RT_CALLER()) : REAL(pthread_cond_signal)(c);
+}
+
+RT_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_cond_wake(self, c, true, RT_CALLER()) : REAL(pthread_cond_broadcast)(c);
+}

@@ -1,0 +1,334 @@
+/* rt_driver.c - how executions start: a program's main(), a libFuzzer
+ * harness, or the built-in explorer that runs many schedules.
+ *
+ * The wrappers link with --wrap=main (and --wrap=LLVMFuzzerTestOneInput for
+ * harnesses), so every binary enters here first. The environment says what
+ * to do; `schedfuzz run` and `schedfuzz replay` just set it:
+ *
+ *   SCHEDFUZZ_INPUT=FILE   run once under that input (genome + harness data)
+ *   SCHEDFUZZ_RUNS=N       explore N schedules, a fork each, stop at the
+ *                          first failure; save its input in SCHEDFUZZ_OUT
+ *   SCHEDFUZZ_SEED=S       the explorer's starting seed, or the one seed a
+ *                          plain run uses (default 0)
+ *   SCHEDFUZZ_OUT=DIR      where failing inputs go (default .)
+ *   SCHEDFUZZ_TIMEOUT=SEC  wall-clock limit per explored schedule (default 30)
+ *   SCHEDFUZZ_STRATEGY=K   pin the strategy kind instead of the genome's
+ *   SCHEDFUZZ_MAX_STEPS=N  scheduling points before a hang is reported
+ *   SCHEDFUZZ_MEMORY=0     memory accesses are not scheduling points
+ *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU
+ *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
+ *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
+ *
+ * With none of INPUT or RUNS, a plain program runs once under seed
+ * SCHEDFUZZ_SEED, and a harness binary hands main() to its fuzzing engine. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <link.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cov_hash.h"
+#include "rt_internal.h"
+
+/* Found by `schedfuzz` in a binary to tell that it was built with us. */
+RT_EXPORT __attribute__((used)) const char schedfuzz_runtime_marker[] = "schedfuzz-runtime-v1";
+
+int rt_main_argc;
+char **rt_main_argv;
+
+int __real_main(int argc, char **argv, char **envp);
+extern int __real_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) __attribute__((weak));
+extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+
+enum { EXIT_SETUP = 3 };
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+	const char *s = getenv(name);
+	if (!s || !*s)
+		return dflt;
+	char *end;
+	errno = 0;
+	uint64_t v = strtoull(s, &end, 0);
+	if (errno || *end) {
+		fprintf(stderr, "schedfuzz: %s=%s is not a number\n", name, s);
+		_exit(EXIT_SETUP);
+	}
+	return v;
+}
+
+static const char *env_str(const char *name)
+{
+	const char *s = getenv(name);
+	return s && *s ? s : NULL;
+}
+
+void rt_init(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	rt_real_init();
+
+	Dl_info info;
+	struct link_map *lm = NULL;
+	if (dladdr1((void *)&rt_init, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm)
+		rt.exe_bias = lm->l_addr;
+
+	static struct rt_result local_result;
+	rt.result = &local_result;
+	rt.cpu = -1;
+	rt.cfg.max_steps = env_u64("SCHEDFUZZ_MAX_STEPS", RT_DEFAULT_MAX_STEPS);
+	rt.cfg.memory_points = env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
+	rt.cfg.pin = env_u64("SCHEDFUZZ_PIN", 1) != 0;
+	rt.cfg.record_path = env_str("SCHEDFUZZ_RECORD");
+	rt.cfg.input_path = env_str("SCHEDFUZZ_INPUT");
+	rt.cfg.strategy = env_str("SCHEDFUZZ_STRATEGY");
+	if (rt.cfg.strategy) {
+		bool known = false;
+		for (int k = 0; k < SF_KIND_COUNT; k++)
+			known |= strcmp(rt.cfg.strategy, sf_kind_name((enum sf_kind)k)) == 0;
+		if (!known) {
+			fprintf(stderr, "schedfuzz: unknown strategy '%s'\n", rt.cfg.strategy);
+			_exit(EXIT_SETUP);
+		}
+	}
+}
+
+/* ---- one execution ------------------------------------------------------------------ */
+
+RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (rt.active) /* the harness calling itself: already controlled */
+		return __real_LLVMFuzzerTestOneInput(data, size);
+	struct sf_plan plan;
+	size_t g = sf_genome_decode(data, size, &plan);
+	rt_exec_begin(data, g, true);
+	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
+	/* Threads the harness leaked run to their end before the next input. */
+	struct rt_thread *self = rt_self;
+	self->wait = W_OTHERS;
+	rt_block(self, EV_THREAD_JOIN, NULL);
+	rt_exec_end();
+	return r;
+}
+
+static int run_one(const uint8_t *input, size_t size, int argc, char **argv, char **envp)
+{
+	if (__real_LLVMFuzzerTestOneInput) {
+		__wrap_LLVMFuzzerTestOneInput(input, size);
+		return 0;
+	}
+	rt_exec_begin(input, size, false);
+	int r = __real_main(argc, argv, envp);
+	if (r != 0)
+		rt_fail(F_EXIT, NULL, "main() returned %d", r);
+	rt_exec_end();
+	return r;
+}
+
+static void random_genome(uint8_t out[SF_GENOME_HEADER], uint64_t seed)
+{
+	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = seed };
+	sf_genome_encode(&p, NULL, 0, out, SF_GENOME_HEADER);
+}
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", path, strerror(errno));
+		_exit(EXIT_SETUP);
+	}
+	size_t cap = 4096, n = 0;
+	uint8_t *buf = malloc(cap);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		if (n == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	fclose(f);
+	if (!buf) {
+		fprintf(stderr, "schedfuzz: out of memory reading %s\n", path);
+		_exit(EXIT_SETUP);
+	}
+	*size = n;
+	return buf;
+}
+
+/* ---- the explorer ---------------------------------------------------------------------- */
+
+struct child {
+	int status;
+	bool failed, timed_out, setup_error;
+};
+
+static struct child run_child(const uint8_t *input, size_t size, int argc, char **argv,
+			      char **envp, struct rt_result *shared, int quiet_fd, unsigned timeout)
+{
+	struct child c = { 0 };
+	rt_memset(shared, 0, sizeof *shared);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "schedfuzz: fork: %s\n", strerror(errno));
+		_exit(EXIT_SETUP);
+	}
+	if (pid == 0) {
+		if (quiet_fd >= 0) {
+			dup2(quiet_fd, 1);
+			dup2(quiet_fd, 2);
+		}
+		alarm(timeout);
+		rt.result = shared;
+		int r = run_one(input, size, argc, argv, envp);
+		REAL(exit)(r);
+	}
+	while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR)
+		;
+	c.timed_out = WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGALRM;
+	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == EXIT_SETUP;
+	c.failed = !(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+	return c;
+}
+
+static const char *describe(const struct child *c, const struct rt_result *r)
+{
+	if (c->timed_out)
+		return "timeout (blocked outside the runtime's control?)";
+	if (r->fail != F_NONE && r->fail < F_COUNT)
+		return rt_fail_names[r->fail];
+	if (WIFSIGNALED(c->status))
+		return strsignal(WTERMSIG(c->status));
+	return "nonzero exit";
+}
+
+static int save_input(const char *dir, const uint8_t *input, size_t size, char *path, size_t cap)
+{
+	mkdir(dir, 0777);
+	snprintf(path, cap, "%s/crash-%016" PRIx64, dir, cov_hash64(input, size, 0));
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(input, 1, size, f) != size || fclose(f) != 0) {
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int explore(uint64_t runs, int argc, char **argv, char **envp)
+{
+	uint64_t seed0 = env_u64("SCHEDFUZZ_SEED", 0);
+	unsigned timeout = (unsigned)env_u64("SCHEDFUZZ_TIMEOUT", 30);
+	const char *out = env_str("SCHEDFUZZ_OUT") ? env_str("SCHEDFUZZ_OUT") : ".";
+	bool verbose = env_u64("SCHEDFUZZ_VERBOSE", 0) != 0;
+
+	struct rt_result *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
+					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	/* Children's output is kept aside, to show it when one cannot run. */
+	int quiet = verbose ? -1 : memfd_create("schedfuzz-child-output", 0);
+	if (shared == MAP_FAILED) {
+		fprintf(stderr, "schedfuzz: mmap: %s\n", strerror(errno));
+		return EXIT_SETUP;
+	}
+
+	uint8_t genome[SF_GENOME_HEADER];
+	for (uint64_t i = 0; i < runs; i++) {
+		random_genome(genome, sf_derive_seed(seed0, i));
+		if (quiet >= 0) {
+			ftruncate(quiet, 0);
+			lseek(quiet, 0, SEEK_SET);
+		}
+		struct child c = run_child(genome, sizeof genome, argc, argv, envp, shared, quiet,
+					   timeout);
+		if (c.setup_error) {
+			char buf[4096];
+			ssize_t n = quiet >= 0 ? pread(quiet, buf, sizeof buf, 0) : 0;
+			if (n > 0)
+				(void)!write(2, buf, (size_t)n);
+			return EXIT_SETUP;
+		}
+		if (!c.failed)
+			continue;
+
+		struct rt_result first = *shared;
+		char path[4096];
+		fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", i + 1,
+			runs, describe(&c, &first));
+		if (save_input(out, genome, sizeof genome, path, sizeof path) != 0)
+			return EXIT_SETUP;
+		fprintf(stderr, "schedfuzz: input saved to %s\n", path);
+		fprintf(stderr, "schedfuzz: replaying it:\n");
+		setenv("SCHEDFUZZ_INPUT", path, 1);
+		rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
+		struct child again = run_child(genome, sizeof genome, argc, argv, envp, shared, -1,
+					       timeout);
+		if (again.failed && shared->fail == first.fail &&
+		    shared->fingerprint == first.fingerprint && shared->steps == first.steps)
+			fprintf(stderr, "schedfuzz: replay reproduced the failure "
+					"(same interleaving, %" PRIu64 " steps)\n",
+				first.steps);
+		else
+			fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: "
+					"the program depends on something outside the schedule "
+					"(time, randomness, uncontrolled threads)\n");
+		printf("%s\n", path);
+		fflush(stdout);
+		return 1;
+	}
+	fprintf(stderr, "schedfuzz: no failure in %" PRIu64 " schedules (seed %" PRIu64 ")\n", runs,
+		seed0);
+	return 0;
+}
+
+RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
+{
+	rt_init();
+	rt_main_argc = argc;
+	rt_main_argv = argv;
+	const char *input_path = env_str("SCHEDFUZZ_INPUT");
+	const char *runs = env_str("SCHEDFUZZ_RUNS");
+	bool harness = __real_LLVMFuzzerTestOneInput != NULL;
+
+	if (harness && !input_path && !runs)
+		return __real_main(argc, argv, envp); /* the fuzzing engine's main */
+	if (harness && LLVMFuzzerInitialize)
+		LLVMFuzzerInitialize(&argc, &argv);
+	if (runs)
+		return explore(env_u64("SCHEDFUZZ_RUNS", 1), argc, argv, envp);
+
+	size_t size = SF_GENOME_HEADER;
+	uint8_t genome[SF_GENOME_HEADER];
+	uint8_t *input = genome;
+	if (input_path)
+		input = read_file(input_path, &size);
+	else
+		random_genome(genome, env_u64("SCHEDFUZZ_SEED", 0));
+	return run_one(input, size, argc, argv, envp);
+}
+
+/* ---- what libFuzzer looks up in a sanitizer runtime ---------------------------------------- */
+
+RT_EXPORT int __sanitizer_acquire_crash_state(void)
+{
+	static int taken;
+	return !__atomic_exchange_n(&taken, 1, __ATOMIC_RELAXED);
+}
+
+RT_EXPORT void __sanitizer_print_stack_trace(void)
+{
+	/* The schedule report printed before the crash is our stack trace. */
+}
+
+RT_EXPORT void __sanitizer_set_death_callback(void (*callback)(void))
+{
+}

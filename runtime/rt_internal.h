@@ -1,0 +1,428 @@
+/* rt_internal.h - the runtime's private header: the one place that joins
+ * the controlled scheduler, the ABI hooks, the interposed pthread API, the
+ * sync-object models and the reports.
+ *
+ * The invariant everything relies on: during an execution exactly one
+ * controlled thread runs (rt.running); every other controlled thread is
+ * parked on its own futex word. So runtime state needs no lock: only the
+ * running thread reads or writes it, and the futex handoff orders memory. */
+#ifndef SCHEDFUZZ_RT_INTERNAL_H
+#define SCHEDFUZZ_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "strategy.h"
+
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+#define RT_EXPORT __attribute__((visibility("default")))
+#define RT_NOINLINE __attribute__((noinline))
+#define RT_NORETURN __attribute__((noreturn))
+#define RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define RT_CALLER() __builtin_return_address(0)
+
+#define RT_MAX_THREADS 128  /* controlled threads per execution */
+#define RT_MAX_HELD 16      /* locks one thread holds at once, for reports */
+#define RT_CTX_DEPTH 4      /* call sites kept per thread */
+#define RT_TRACE_SIZE 256   /* events kept for the report (power of two) */
+#define RT_SPIN_LIMIT 100   /* yields or spins before a thread must give way */
+#define RT_DEFAULT_MAX_STEPS 2000000
+
+/* ---- events ------------------------------------------------------------ */
+
+enum rt_ev {
+	EV_READ,
+	EV_WRITE,
+	EV_ATOMIC_LOAD,
+	EV_ATOMIC_STORE,
+	EV_ATOMIC_RMW,
+	EV_ATOMIC_CAS,
+	EV_FENCE,
+	EV_THREAD_CREATE,
+	EV_THREAD_START,
+	EV_THREAD_JOIN,
+	EV_THREAD_EXIT,
+	EV_MUTEX_LOCK,
+	EV_MUTEX_TRYLOCK,
+	EV_MUTEX_UNLOCK,
+	EV_COND_WAIT,
+	EV_COND_WAKE,
+	EV_COND_SIGNAL,
+	EV_COND_BROADCAST,
+	EV_RW_RDLOCK,
+	EV_RW_WRLOCK,
+	EV_RW_UNLOCK,
+	EV_SEM_WAIT,
+	EV_SEM_POST,
+	EV_BARRIER_WAIT,
+	EV_ONCE,
+	EV_YIELD,
+	EV_SLEEP,
+	EV_COUNT
+};
+extern const char *const rt_ev_names[EV_COUNT];
+
+/* One entry of the trace ring kept for reports. */
+struct rt_event {
+	uint64_t step;
+	const void *site;
+	uintptr_t addr; /* memory address, or the object's address */
+	uint32_t obj_id; /* stable per-execution object number, 0 for memory */
+	uint16_t tid;
+	uint8_t kind;    /* enum rt_ev */
+	uint8_t flags;   /* RT_EVF_* */
+	uint32_t size;   /* bytes, for memory events */
+};
+#define RT_EVF_PREEMPT 1  /* the previous thread could have continued */
+#define RT_EVF_SWITCH 2   /* a different thread than the previous event's */
+#define RT_EVF_TIMEOUT 4  /* the operation completed by timing out */
+
+/* ---- sync objects ------------------------------------------------------ */
+
+enum rt_otype { O_MUTEX, O_SPIN, O_COND, O_RWLOCK, O_SEM, O_BARRIER, O_ONCE, O_GUARD, O_COUNT };
+extern const char *const rt_otype_names[O_COUNT];
+
+/* The modelled state of one sync object, keyed by its address. Created on
+ * first touch in an execution, forgotten at its end. */
+struct rt_obj {
+	uintptr_t addr;
+	uint32_t slot;  /* index in the hash table, kept across growth */
+	uint32_t id;    /* 1, 2, ... per type in order of first touch */
+	uint8_t type;   /* enum rt_otype */
+	bool ready;     /* type-specific state has been initialised */
+	union {
+		struct { /* O_MUTEX, O_SPIN */
+			struct rt_thread *owner; /* NULL when free */
+			int count;               /* recursion depth, >= 1 when owned */
+			int kind;                /* PTHREAD_MUTEX_{NORMAL,RECURSIVE,ERRORCHECK} */
+		} mutex;
+		struct { /* O_RWLOCK */
+			struct rt_thread *writer;
+			int readers; /* read holds summed over threads */
+		} rw;
+		struct { /* O_SEM */
+			unsigned value;
+		} sem;
+		struct { /* O_BARRIER */
+			unsigned count, arrived;
+			uint64_t round; /* bumped when a round completes */
+		} barrier;
+		struct { /* O_ONCE, O_GUARD */
+			struct rt_thread *runner; /* thread running the initialiser */
+		} once;
+	};
+};
+
+/* ---- threads ----------------------------------------------------------- */
+
+enum rt_wait {
+	W_NONE,    /* can always take its next step */
+	W_MUTEX,   /* mutex or spinlock wobj to be free */
+	W_COND,    /* a signal on condition wobj; reacquires cond_mutex after */
+	W_RDLOCK,  /* no writer on rwlock wobj */
+	W_WRLOCK,  /* no holder at all on rwlock wobj */
+	W_SEM,     /* semaphore wobj above zero */
+	W_BARRIER, /* barrier wobj to leave round wait_round */
+	W_JOIN,    /* thread join_target to finish */
+	W_ONCE,    /* initialiser of once/guard wobj to finish */
+	W_OTHERS,  /* every other thread to finish (harness end) */
+	W_COUNT
+};
+extern const char *const rt_wait_names[W_COUNT];
+
+enum rt_tstate { T_UNUSED, T_LIVE, T_FINISHED };
+
+struct rt_held {
+	struct rt_obj *obj;
+	int count;
+	bool write; /* rwlock held for writing */
+};
+
+struct rt_thread {
+	_Atomic uint32_t go; /* futex word: 1 while this thread may run */
+	int tid;             /* creation order; 0 started the execution */
+	enum rt_tstate state;
+
+	/* What the thread waits for; wait == W_NONE unless it is blocked. */
+	enum rt_wait wait;
+	struct rt_obj *wobj;
+	struct rt_obj *cond_mutex; /* W_COND: the mutex to reacquire */
+	struct rt_thread *join_target;
+	uint64_t wait_round;
+	bool timed;     /* a timed wait: may complete by timing out */
+	bool timed_out; /* set when it was picked to time out */
+	bool signalled; /* W_COND: woken by a signal, now reacquiring */
+	const void *wait_site;
+
+	pthread_t real;
+	bool detached, joined, reaped;
+	void *(*fn)(void *);
+	int (*c11_fn)(void *);
+	void *arg, *retval;
+
+	uintptr_t stack_lo, stack_size; /* own stack: accesses there are private */
+
+	struct rt_held held[RT_MAX_HELD];
+	int nheld;
+
+	/* Fairness: consecutive yields or same-address reads without progress. */
+	uint32_t spin;
+	uintptr_t spin_addr;
+
+	const void *site; /* last site this thread reached */
+	const void *ctx[RT_CTX_DEPTH]; /* innermost call sites, ring by depth */
+	uint32_t depth;
+};
+
+/* ---- the execution ------------------------------------------------------ */
+
+enum rt_fail_kind {
+	F_NONE,
+	F_ASSERT,
+	F_SIGNAL,
+	F_DEADLOCK,
+	F_HANG,
+	F_EXIT,
+	F_MISUSE,
+	F_COUNT
+};
+extern const char *const rt_fail_names[F_COUNT];
+
+/* What an execution ended with; written to shared memory in explore mode
+ * so that the parent learns it from a child that died. */
+struct rt_result {
+	uint32_t fail;        /* enum rt_fail_kind */
+	uint32_t threads;
+	uint64_t steps;
+	uint64_t fingerprint; /* of the interleaving: tids, kinds, sites */
+	uint64_t decisions;
+};
+
+struct rt_config {
+	uint64_t max_steps;
+	bool memory_points; /* memory accesses are scheduling points */
+	bool pin;           /* keep the execution on one CPU */
+	const char *record_path; /* write the executed schedule here */
+	const char *input_path;  /* the input being replayed, for reports */
+	const char *strategy;    /* pinned strategy kind, or NULL */
+};
+
+struct rt_state {
+	bool active; /* inside an execution */
+	bool harness; /* started by LLVMFuzzerTestOneInput, not main() */
+	struct rt_config cfg;
+
+	struct rt_thread threads[RT_MAX_THREADS];
+	int nthreads;
+	struct rt_thread *running;
+
+	uint64_t step;
+	uint64_t ndecisions;
+	int last_tid; /* tid of the previous event, for switch marks */
+	bool preempt_pending; /* the next event of the new thread is a preemption */
+
+	/* The candidates for the next step, valid unless dirty. */
+	bool dirty;
+	struct strat_candidate cand[RT_MAX_THREADS];
+	int ncand;
+
+	struct sf_plan plan;
+	const uint8_t *genome;
+	size_t genome_size;
+	const struct strat_methods *strat;
+	void *strat_state[SF_KIND_COUNT];
+
+	/* Decisions that differ from the default, for SCHEDFUZZ_RECORD. */
+	struct sf_decision *rec;
+	uint32_t nrec, rec_cap;
+
+	uint64_t fingerprint;
+	struct rt_event trace[RT_TRACE_SIZE];
+
+	bool reported;      /* a failure report has been printed */
+	struct rt_result *result; /* shared with the explorer's parent, or local */
+	uintptr_t exe_bias; /* load bias of the main executable */
+	int cpu;            /* CPU the execution is pinned to, -1 if none */
+};
+
+extern struct rt_state rt RT_HIDDEN;
+extern __thread struct rt_thread *rt_self RT_HIDDEN;
+
+/* ---- rt_real.c: the real functions behind the interposed ones ---------- */
+
+struct rt_real_fns {
+	int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	int (*pthread_join)(pthread_t, void **);
+	int (*pthread_detach)(pthread_t);
+	void (*pthread_exit)(void *) __attribute__((noreturn));
+	int (*pthread_key_create)(pthread_key_t *, void (*)(void *));
+	int (*pthread_key_delete)(pthread_key_t);
+	int (*pthread_mutex_init)(pthread_mutex_t *, const pthread_mutexattr_t *);
+	int (*pthread_mutex_destroy)(pthread_mutex_t *);
+	int (*pthread_mutex_lock)(pthread_mutex_t *);
+	int (*pthread_mutex_trylock)(pthread_mutex_t *);
+	int (*pthread_mutex_timedlock)(pthread_mutex_t *, const struct timespec *);
+	int (*pthread_mutex_clocklock)(pthread_mutex_t *, clockid_t, const struct timespec *);
+	int (*pthread_mutex_unlock)(pthread_mutex_t *);
+	int (*pthread_cond_init)(pthread_cond_t *, const pthread_condattr_t *);
+	int (*pthread_cond_destroy)(pthread_cond_t *);
+	int (*pthread_cond_wait)(pthread_cond_t *, pthread_mutex_t *);
+	int (*pthread_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+	int (*pthread_cond_clockwait)(pthread_cond_t *, pthread_mutex_t *, clockid_t,
+				      const struct timespec *);
+	int (*pthread_cond_signal)(pthread_cond_t *);
+	int (*pthread_cond_broadcast)(pthread_cond_t *);
+	int (*pthread_rwlock_init)(pthread_rwlock_t *, const pthread_rwlockattr_t *);
+	int (*pthread_rwlock_destroy)(pthread_rwlock_t *);
+	int (*pthread_rwlock_rdlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_tryrdlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_timedrdlock)(pthread_rwlock_t *, const struct timespec *);
+	int (*pthread_rwlock_clockrdlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+	int (*pthread_rwlock_wrlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_trywrlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_timedwrlock)(pthread_rwlock_t *, const struct timespec *);
+	int (*pthread_rwlock_clockwrlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+	int (*pthread_rwlock_unlock)(pthread_rwlock_t *);
+	int (*pthread_spin_init)(pthread_spinlock_t *, int);
+	int (*pthread_spin_destroy)(pthread_spinlock_t *);
+	int (*pthread_spin_lock)(pthread_spinlock_t *);
+	int (*pthread_spin_trylock)(pthread_spinlock_t *);
+	int (*pthread_spin_unlock)(pthread_spinlock_t *);
+	int (*pthread_barrier_init)(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned);
+	int (*pthread_barrier_destroy)(pthread_barrier_t *);
+	int (*pthread_barrier_wait)(pthread_barrier_t *);
+	int (*pthread_once)(pthread_once_t *, void (*)(void));
+	int (*sem_init)(sem_t *, int, unsigned);
+	int (*sem_destroy)(sem_t *);
+	int (*sem_wait)(sem_t *);
+	int (*sem_trywait)(sem_t *);
+	int (*sem_timedwait)(sem_t *, const struct timespec *);
+	int (*sem_clockwait)(sem_t *, clockid_t, const struct timespec *);
+	int (*sem_post)(sem_t *);
+	int (*sem_getvalue)(sem_t *, int *);
+	int (*sched_yield)(void);
+	unsigned (*sleep)(unsigned);
+	int (*usleep)(useconds_t);
+	int (*nanosleep)(const struct timespec *, struct timespec *);
+	int (*clock_nanosleep)(clockid_t, int, const struct timespec *, struct timespec *);
+	void (*exit)(int) __attribute__((noreturn));
+	void (*assert_fail)(const char *, const char *, unsigned, const char *)
+		__attribute__((noreturn));
+	int (*cxa_guard_acquire)(uint64_t *);
+	void (*cxa_guard_release)(uint64_t *);
+	void (*cxa_guard_abort)(uint64_t *);
+	void (*call_tls_dtors)(void);
+	void *(*memcpy)(void *, const void *, size_t);
+	void *(*memmove)(void *, const void *, size_t);
+	void *(*memset)(void *, int, size_t);
+};
+extern struct rt_real_fns rt_real RT_HIDDEN;
+RT_HIDDEN void rt_real_init(void);
+#define REAL(fn) (RT_LIKELY(rt_real.fn != NULL) ? (void)0 : rt_real_init(), rt_real.fn)
+/* The runtime's own copies must not reach our memcpy/memset hooks, which
+ * would record them as the program's accesses. */
+#define rt_memset(d, c, n) REAL(memset)((d), (c), (n))
+#define rt_memcpy(d, s, n) REAL(memcpy)((d), (s), (n))
+
+/* ---- rt_sched.c: the controlled scheduler ------------------------------ */
+
+/* Start an execution under plan; the calling thread becomes tid 0. */
+RT_HIDDEN void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness);
+/* End it: reap threads, forget objects, leave the caller uncontrolled. */
+RT_HIDDEN void rt_exec_end(void);
+
+/* Record an event by self at site, then let the schedule decide who runs.
+ * Returns when self is picked again. */
+RT_HIDDEN void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+			struct rt_obj *obj, uint32_t size, const void *site);
+/* Block self until its wait (set in self->wait...) can complete. Returns 0,
+ * or ETIMEDOUT when a timed wait was picked to time out. */
+RT_HIDDEN int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site);
+/* A state change may have enabled or disabled threads. */
+static inline void rt_changed(void) { rt.dirty = true; }
+/* Can t's pending operation complete now? */
+RT_HIDDEN bool rt_can_complete(const struct rt_thread *t);
+/* A decision among n >= 2 options other than a pick. */
+RT_HIDDEN uint32_t rt_choose(enum strat_choice what, uint32_t n);
+/* Self has finished: hand the CPU on, never to run again. */
+RT_HIDDEN void rt_thread_finish(struct rt_thread *self);
+RT_HIDDEN struct rt_thread *rt_thread_by_real(pthread_t th);
+RT_HIDDEN void rt_held_add(struct rt_thread *t, struct rt_obj *o, bool write);
+RT_HIDDEN int rt_held_drop(struct rt_thread *t, struct rt_obj *o); /* remaining count */
+RT_HIDDEN struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o);
+/* Per-thread setup a new controlled thread does on its own stack. */
+RT_HIDDEN void rt_thread_setup(struct rt_thread *t);
+RT_HIDDEN void rt_futex_wait(_Atomic uint32_t *word, uint32_t val);
+RT_HIDDEN void rt_futex_wake(_Atomic uint32_t *word);
+
+/* The memory-access slow path (rt_abi.c inlines the fast checks). */
+RT_HIDDEN void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
+			 const void *site);
+
+/* ---- the modelled operations, shared by the pthread and C11 entry points */
+
+enum rt_how { HOW_BLOCK, HOW_TRY, HOW_TIMED };
+RT_HIDDEN int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t *attr,
+			       void *(*fn)(void *), int (*c11_fn)(void *), void *arg,
+			       const void *site);
+RT_HIDDEN int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how how,
+			     const void *site);
+RT_HIDDEN int rt_thread_detach(struct rt_thread *self, pthread_t th);
+RT_HIDDEN RT_NORETURN void rt_thread_exit(struct rt_thread *self, void *retval, const void *site);
+RT_HIDDEN int rt_key_create(pthread_key_t *key, void (*dtor)(void *));
+RT_HIDDEN int rt_mutex_lock(struct rt_thread *self, pthread_mutex_t *m, enum rt_how how,
+			    const struct timespec *abs, const void *site);
+RT_HIDDEN int rt_mutex_unlock(struct rt_thread *self, pthread_mutex_t *m, const void *site);
+RT_HIDDEN int rt_mutex_destroy(struct rt_thread *self, pthread_mutex_t *m);
+RT_HIDDEN int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
+			   const struct timespec *abs, bool timed, const void *site);
+RT_HIDDEN int rt_cond_wake(struct rt_thread *self, pthread_cond_t *c, bool all, const void *site);
+RT_HIDDEN int rt_cond_destroy(struct rt_thread *self, pthread_cond_t *c);
+RT_HIDDEN int rt_once(struct rt_thread *self, pthread_once_t *once, void (*init)(void),
+		      const void *site);
+RT_HIDDEN void rt_yield(struct rt_thread *self, enum rt_ev ev, const void *site);
+RT_HIDDEN bool rt_timespec_valid(const struct timespec *ts);
+
+/* ---- rt_objects.c: shadow state keyed by address ------------------------ */
+
+RT_HIDDEN struct rt_obj *rt_obj_get(const void *addr, enum rt_otype type);
+RT_HIDDEN struct rt_obj *rt_obj_find(const void *addr);
+RT_HIDDEN void rt_obj_forget(const void *addr);
+RT_HIDDEN void rt_obj_reset_all(void);
+
+/* ---- rt_report.c: failures ---------------------------------------------- */
+
+RT_HIDDEN RT_NORETURN void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+RT_HIDDEN RT_NORETURN void rt_fail_deadlock(void);
+RT_HIDDEN RT_NORETURN void rt_fail_hang(void);
+/* A call the runtime cannot model: one line, then exit with status 3. */
+RT_HIDDEN RT_NORETURN void rt_unsupported(const char *what, const char *why);
+RT_HIDDEN void rt_signals_install(void);
+
+/* ---- rt_symbolize.c ---------------------------------------------------- */
+
+struct rt_sym {
+	char text[160];  /* code: "file.c:12"; data: the variable's name; "" unknown */
+	char func[96];   /* code: the function */
+	uintptr_t start; /* data: where the variable starts (module offset) */
+	uintptr_t offset; /* data: the address's offset into the variable */
+};
+/* Symbolize n addresses at once (code or data); unknown ones get "?". */
+RT_HIDDEN void rt_symbolize(const uintptr_t *addrs, const bool *is_data, struct rt_sym *out, int n);
+
+/* ---- rt_driver.c --------------------------------------------------------- */
+
+RT_HIDDEN void rt_init(void);
+extern int rt_main_argc RT_HIDDEN;
+extern char **rt_main_argv RT_HIDDEN;
+RT_HIDDEN void rt_result_publish(enum rt_fail_kind fail);
+
+#endif

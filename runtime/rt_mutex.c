@@ -1,0 +1,208 @@
+/* rt_mutex.c - mutexes and spinlocks, modelled.
+ *
+ * During an execution the real lock word is never touched: ownership lives
+ * in the shadow object, and a thread waiting for a held lock is simply not
+ * a candidate until the owner releases it. The mutex type (normal,
+ * recursive, errorcheck) is read from the real object on first touch, so
+ * mutexes initialised before the execution keep their type. */
+#define _GNU_SOURCE
+#include <errno.h>
+
+#include "rt_internal.h"
+
+bool rt_timespec_valid(const struct timespec *ts)
+{
+	return ts && ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;
+}
+
+static struct rt_obj *mutex_obj(pthread_mutex_t *m)
+{
+	struct rt_obj *o = rt_obj_get(m, O_MUTEX);
+	if (!o->ready) {
+		/* glibc keeps the type in __kind; the low two bits are the
+		 * PTHREAD_MUTEX_* type, adaptive (3) behaves as normal. */
+		int kind = m->__data.__kind & 3;
+		o->mutex.kind = kind == PTHREAD_MUTEX_ADAPTIVE_NP ? PTHREAD_MUTEX_NORMAL : kind;
+		o->ready = true;
+	}
+	return o;
+}
+
+static int acquire(struct rt_thread *self, struct rt_obj *o, enum rt_how how,
+		   const struct timespec *abs, const void *site)
+{
+	if (o->mutex.owner == self) {
+		switch (o->mutex.kind) {
+		case PTHREAD_MUTEX_RECURSIVE:
+			rt_point(self, EV_MUTEX_LOCK, o->addr, o, 0, site);
+			o->mutex.count++;
+			rt_held_add(self, o, false);
+			return 0;
+		case PTHREAD_MUTEX_ERRORCHECK:
+			return how == HOW_TRY ? EBUSY : EDEADLK;
+		default:
+			if (how == HOW_TRY)
+				return EBUSY;
+			break; /* a normal mutex relocked: the thread deadlocks */
+		}
+	}
+	if (how == HOW_TRY) {
+		rt_point(self, EV_MUTEX_TRYLOCK, o->addr, o, 0, site);
+		if (o->mutex.owner)
+			return EBUSY;
+	} else {
+		if (how == HOW_TIMED && o->mutex.owner && !rt_timespec_valid(abs))
+			return EINVAL;
+		self->wait = W_MUTEX;
+		self->wobj = o;
+		self->timed = how == HOW_TIMED;
+		int r = rt_block(self, EV_MUTEX_LOCK, site);
+		if (r)
+			return r;
+	}
+	o->mutex.owner = self;
+	o->mutex.count = 1;
+	rt_held_add(self, o, false);
+	rt_changed();
+	return 0;
+}
+
+static int release(struct rt_thread *self, struct rt_obj *o, const void *site)
+{
+	rt_point(self, EV_MUTEX_UNLOCK, o->addr, o, 0, site);
+	if (o->mutex.owner != self) {
+		if (o->mutex.kind != PTHREAD_MUTEX_NORMAL)
+			return EPERM;
+		if (!o->mutex.owner)
+			rt_fail(F_MISUSE, site, "unlock of an unlocked %s %s#%u",
+				rt_otype_names[o->type], o->type == O_SPIN ? "S" : "M", o->id);
+		/* glibc lets any thread unlock a normal mutex: so do we. */
+		rt_held_drop(o->mutex.owner, o);
+	} else {
+		rt_held_drop(self, o);
+		if (--o->mutex.count > 0)
+			return 0;
+	}
+	o->mutex.owner = NULL;
+	o->mutex.count = 0;
+	rt_changed();
+	return 0;
+}
+
+int rt_mutex_lock(struct rt_thread *self, pthread_mutex_t *m, enum rt_how how,
+		  const struct timespec *abs, const void *site)
+{
+	return acquire(self, mutex_obj(m), how, abs, site);
+}
+
+int rt_mutex_unlock(struct rt_thread *self, pthread_mutex_t *m, const void *site)
+{
+	return release(self, mutex_obj(m), site);
+}
+
+int rt_mutex_destroy(struct rt_thread *self, pthread_mutex_t *m)
+{
+	struct rt_obj *o = rt_obj_find(m);
+	if (o && o->type == O_MUTEX && o->mutex.owner)
+		return EBUSY;
+	rt_obj_forget(m);
+	return REAL(pthread_mutex_destroy)(m);
+}
+
+RT_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+{
+	if (rt_self)
+		rt_obj_forget(m);
+	return REAL(pthread_mutex_init)(m, attr);
+}
+
+RT_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_mutex_destroy(self, m) : REAL(pthread_mutex_destroy)(m);
+}
+
+RT_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_mutex_lock(self, m, HOW_BLOCK, NULL, RT_CALLER())
+		    : REAL(pthread_mutex_lock)(m);
+}
+
+RT_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_mutex_lock(self, m, HOW_TRY, NULL, RT_CALLER())
+		    : REAL(pthread_mutex_trylock)(m);
+}
+
+RT_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abs)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_mutex_lock(self, m, HOW_TIMED, abs, RT_CALLER())
+		    : REAL(pthread_mutex_timedlock)(m, abs);
+}
+
+RT_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs)
+{
+	struct rt_thread *self = rt_self;
+	if (!self)
+		return REAL(pthread_mutex_clocklock)(m, clk, abs);
+	return rt_mutex_lock(self, m, HOW_TIMED, abs, RT_CALLER());
+}
+
+RT_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	struct rt_thread *self = rt_self;
+	return self ? rt_mutex_unlock(self, m, RT_CALLER()) : REAL(pthread_mutex_unlock)(m);
+}
+
+/* ---- spinlocks: mutexes that nobody sleeps on, modelled the same way ---- */
+
+static struct rt_obj *spin_obj(pthread_spinlock_t *s)
+{
+	struct rt_obj *o = rt_obj_get((void *)s, O_SPIN);
+	if (!o->ready) {
+		o->mutex.kind = PTHREAD_MUTEX_NORMAL;
+		o->ready = true;
+	}
+	return o;
+}
+
+RT_EXPORT int pthread_spin_init(pthread_spinlock_t *s, int pshared)
+{
+	if (rt_self)
+		rt_obj_forget((void *)s);
+	return REAL(pthread_spin_init)(s, pshared);
+}
+
+RT_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
+{
+	if (rt_self) {
+		struct rt_obj *o = rt_obj_find((void *)s);
+		if (o && o->type == O_SPIN && o->mutex.owner)
+			return EBUSY;
+		rt_obj_forget((void *)s);
+	}
+	return REAL(pthread_spin_destroy)(s);
+}
+
+RT_EXPORT int pthread_spin_lock(pthread_spinlock_t *s)
+{
+	struct rt_thread *self = rt_self;
+	return self ? acquire(self, spin_obj(s), HOW_BLOCK, NULL, RT_CALLER())
+		    : REAL(pthread_spin_lock)(s);
+}
+
+RT_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s)
+{
+	struct rt_thread *self = rt_self;
+	return self ? acquire(self, spin_obj(s), HOW_TRY, NULL, RT_CALLER())
+		    : REAL(pthread_spin_trylock)(s);
+}
+
+RT_EXPORT int pthread_spin_unlock(pthread_spinlock_t *s)
+{
+	struct rt_thread *self = rt_self;
+	return self ? release(self, spin_obj(s), RT_CALLER()) : REAL(pthread_spin_unlock)(s);
+}

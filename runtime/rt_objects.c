@@ -1,0 +1,147 @@
+/* rt_objects.c - shadow state of sync objects, keyed by address.
+ *
+ * Objects live in a pool of fixed chunks (so pointers stay valid while the
+ * hash table grows) and are indexed by an open-addressing table. At the end
+ * of an execution exactly the objects it touched are cleared: the cost of
+ * a reset follows what the execution did, never how many objects the
+ * process has ever seen (DESIGN: budgets). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+const char *const rt_otype_names[O_COUNT] = {
+	[O_MUTEX] = "mutex",
+	[O_SPIN] = "spinlock",
+	[O_COND] = "condition",
+	[O_RWLOCK] = "rwlock",
+	[O_SEM] = "semaphore",
+	[O_BARRIER] = "barrier",
+	[O_ONCE] = "once",
+	[O_GUARD] = "static init guard",
+};
+_Static_assert(sizeof rt_otype_names / sizeof rt_otype_names[0] == O_COUNT, "name every type");
+
+#define CHUNK 256
+
+static struct rt_obj **chunks; /* pool: chunks[i] holds CHUNK objects */
+static uint32_t nchunks, nobjs;
+static struct rt_obj **table;  /* open addressing, power-of-two size */
+static uint32_t table_size;
+static uint32_t next_id[O_COUNT];
+
+static uint32_t hash(uintptr_t a)
+{
+	uint64_t x = (uint64_t)a * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(x >> 32);
+}
+
+static void oom(void)
+{
+	rt_unsupported("sync object table", "out of memory");
+}
+
+static void grow(void)
+{
+	uint32_t size = table_size ? table_size * 2 : 1024;
+	struct rt_obj **t = calloc(size, sizeof *t);
+	if (!t)
+		oom();
+	for (uint32_t i = 0; i < nobjs; i++) {
+		struct rt_obj *o = &chunks[i / CHUNK][i % CHUNK];
+		uint32_t s = hash(o->addr) & (size - 1);
+		while (t[s])
+			s = (s + 1) & (size - 1);
+		t[s] = o;
+		o->slot = s;
+	}
+	free(table);
+	table = t;
+	table_size = size;
+}
+
+struct rt_obj *rt_obj_find(const void *addr)
+{
+	if (!table_size)
+		return NULL;
+	uint32_t s = hash((uintptr_t)addr) & (table_size - 1);
+	for (struct rt_obj *o; (o = table[s]) != NULL; s = (s + 1) & (table_size - 1))
+		if (o->addr == (uintptr_t)addr)
+			return o;
+	return NULL;
+}
+
+struct rt_obj *rt_obj_get(const void *addr, enum rt_otype type)
+{
+	struct rt_obj *o = rt_obj_find(addr);
+	if (o) {
+		if (o->type != type) {
+			/* Memory reused for another kind of object (e.g. freed
+			 * and reallocated) without destroy: start it afresh. */
+			uint32_t slot = o->slot;
+			rt_memset(o, 0, sizeof *o);
+			o->addr = (uintptr_t)addr;
+			o->slot = slot;
+			o->type = (uint8_t)type;
+			o->id = ++next_id[type];
+		}
+		return o;
+	}
+	if ((nobjs + 1) * 2 > table_size)
+		grow();
+	if (nobjs == nchunks * CHUNK) {
+		struct rt_obj **c = realloc(chunks, (nchunks + 1) * sizeof *c);
+		if (!c)
+			oom();
+		chunks = c;
+		if (!(chunks[nchunks] = calloc(CHUNK, sizeof **chunks)))
+			oom();
+		nchunks++;
+	}
+	o = &chunks[nobjs / CHUNK][nobjs % CHUNK];
+	nobjs++;
+	rt_memset(o, 0, sizeof *o);
+	o->addr = (uintptr_t)addr;
+	o->type = (uint8_t)type;
+	o->id = ++next_id[type];
+	uint32_t s = hash(o->addr) & (table_size - 1);
+	while (table[s])
+		s = (s + 1) & (table_size - 1);
+	table[s] = o;
+	o->slot = s;
+	return o;
+}
+
+/* Forget one object (destroy, or re-init): its state starts afresh on the
+ * next touch. Removal re-inserts the rest of its probe run. */
+void rt_obj_forget(const void *addr)
+{
+	struct rt_obj *o = rt_obj_find(addr);
+	if (!o)
+		return;
+	o->addr = 0;
+	o->type = O_COUNT; /* a dead object is never found: addr 0 is never asked */
+	uint32_t s = o->slot;
+	table[s] = NULL;
+	for (s = (s + 1) & (table_size - 1); table[s]; s = (s + 1) & (table_size - 1)) {
+		struct rt_obj *m = table[s];
+		table[s] = NULL;
+		uint32_t t = hash(m->addr) & (table_size - 1);
+		while (table[t])
+			t = (t + 1) & (table_size - 1);
+		table[t] = m;
+		m->slot = t;
+	}
+}
+
+void rt_obj_reset_all(void)
+{
+	for (uint32_t i = 0; i < nobjs; i++) {
+		struct rt_obj *o = &chunks[i / CHUNK][i % CHUNK];
+		if (o->addr)
+			table[o->slot] = NULL;
+	}
+	nobjs = 0;
+	rt_memset(next_id, 0, sizeof next_id);
+}

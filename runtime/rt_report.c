@@ -1,0 +1,471 @@
+/* rt_report.c - failure reports (DESIGN decision 10), and the entry points
+ * through which failures arrive: assertions, exit(), fatal signals.
+ *
+ * A report is printed by the thread that failed while every other
+ * controlled thread is parked, so the state it shows is consistent. Its
+ * layout is a contract: the first line "==schedfuzz== ERROR: <kind>: ..."
+ * is stable for deduplication, and the interleaving section names threads
+ * by creation number, objects by per-execution number and variables by
+ * symbol, never by address, so the same input prints the same lines in
+ * any process. After the report the process aborts, so that every fuzzer
+ * records a crash (libFuzzer's and AFL++'s handlers are chained). */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+const char *const rt_fail_names[F_COUNT] = {
+	[F_NONE] = "none",
+	[F_ASSERT] = "assertion failure",
+	[F_SIGNAL] = "fatal signal",
+	[F_DEADLOCK] = "deadlock",
+	[F_HANG] = "hang",
+	[F_EXIT] = "nonzero exit",
+	[F_MISUSE] = "sync misuse",
+};
+_Static_assert(sizeof rt_fail_names / sizeof rt_fail_names[0] == F_COUNT, "name every failure");
+
+#define TRACE_SHOWN 48
+
+/* ---- symbols for everything a report may mention ------------------------------ */
+
+struct symtab {
+	uintptr_t *addr;
+	bool *data;
+	struct rt_sym *sym;
+	int n, cap;
+};
+
+static int sym_add(struct symtab *st, uintptr_t addr, bool data)
+{
+	for (int i = 0; i < st->n; i++)
+		if (st->addr[i] == addr && st->data[i] == data)
+			return i;
+	if (st->n == st->cap)
+		return -1;
+	st->addr[st->n] = addr;
+	st->data[st->n] = data;
+	return st->n++;
+}
+
+static const char *site_text(struct symtab *st, const void *site)
+{
+	int i = sym_add(st, (uintptr_t)site, false);
+	if (!site || i < 0)
+		return "?";
+	if (st->sym[i].text[0])
+		return st->sym[i].text;
+	return st->sym[i].func[0] ? st->sym[i].func : "?";
+}
+
+static void var_text(struct symtab *st, uintptr_t addr, char *buf, size_t cap)
+{
+	int i = sym_add(st, addr, true);
+	if (i < 0 || !st->sym[i].text[0]) {
+		snprintf(buf, cap, "unnamed memory");
+	} else if (st->sym[i].offset) {
+		snprintf(buf, cap, "%s+%lu", st->sym[i].text, (unsigned long)st->sym[i].offset);
+	} else {
+		snprintf(buf, cap, "%s", st->sym[i].text);
+	}
+}
+
+static const char obj_letter[O_COUNT] = {
+	[O_MUTEX] = 'M', [O_SPIN] = 'S', [O_COND] = 'C', [O_RWLOCK] = 'L',
+	[O_SEM] = 'P', [O_BARRIER] = 'B', [O_ONCE] = 'O', [O_GUARD] = 'G',
+};
+
+static void obj_text(struct symtab *st, const struct rt_obj *o, char *buf, size_t cap)
+{
+	char name[200];
+	var_text(st, o->addr, name, sizeof name);
+	if (o->type >= O_COUNT) {
+		snprintf(buf, cap, "destroyed object");
+		return;
+	}
+	if (strcmp(name, "unnamed memory") == 0)
+		snprintf(buf, cap, "%s %c%u", rt_otype_names[o->type], obj_letter[o->type], o->id);
+	else
+		snprintf(buf, cap, "%s %c%u (%s)", rt_otype_names[o->type], obj_letter[o->type],
+			 o->id, name);
+}
+
+/* Everything the report prints goes through the table twice: once to
+ * collect the addresses, then, symbolized, to print. */
+static void collect(struct symtab *st, const void *fail_site)
+{
+	sym_add(st, (uintptr_t)fail_site, false);
+	for (int i = 0; i < rt.nthreads; i++) {
+		struct rt_thread *t = &rt.threads[i];
+		sym_add(st, (uintptr_t)(t->wait ? t->wait_site : t->site), false);
+		if (t->wobj)
+			sym_add(st, t->wobj->addr, true);
+		for (int h = 0; h < t->nheld; h++)
+			sym_add(st, t->held[h].obj->addr, true);
+	}
+	uint64_t first = rt.step > TRACE_SHOWN ? rt.step - TRACE_SHOWN + 1 : 1;
+	for (uint64_t s = first; s <= rt.step; s++) {
+		struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
+		sym_add(st, (uintptr_t)e->site, false);
+		if (e->addr)
+			sym_add(st, e->addr, true);
+	}
+	for (uint64_t s = rt.step > RT_TRACE_SIZE ? rt.step - RT_TRACE_SIZE + 1 : 1; s <= rt.step; s++)
+		sym_add(st, (uintptr_t)rt.trace[s & (RT_TRACE_SIZE - 1)].site, false);
+}
+
+/* ---- sections ------------------------------------------------------------------------- */
+
+static struct rt_thread *blocker_of(const struct rt_thread *t)
+{
+	if (t->state != T_LIVE)
+		return NULL;
+	switch (t->wait) {
+	case W_MUTEX:
+		return t->wobj->mutex.owner;
+	case W_RDLOCK:
+		return t->wobj->rw.writer;
+	case W_WRLOCK:
+		if (t->wobj->rw.writer)
+			return t->wobj->rw.writer;
+		for (int i = 0; i < rt.nthreads; i++)
+			if (&rt.threads[i] != t && rt_held_find(&rt.threads[i], t->wobj))
+				return &rt.threads[i];
+		return NULL;
+	case W_JOIN:
+		return t->join_target;
+	case W_ONCE:
+		return t->wobj->once.runner;
+	case W_OTHERS:
+		for (int i = 0; i < rt.nthreads; i++)
+			if (&rt.threads[i] != t && rt.threads[i].state == T_LIVE)
+				return &rt.threads[i];
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+static void wait_text(struct symtab *st, const struct rt_thread *t, char *buf, size_t cap)
+{
+	char o[256] = "";
+	if (t->wobj)
+		obj_text(st, t->wobj, o, sizeof o);
+	switch (t->wait) {
+	case W_JOIN:
+		snprintf(buf, cap, "join T%d", t->join_target->tid);
+		break;
+	case W_OTHERS:
+		snprintf(buf, cap, "all threads to exit (the fuzz target returned)");
+		break;
+	case W_COND:
+		snprintf(buf, cap, "a signal on %s", o);
+		break;
+	case W_SEM:
+		snprintf(buf, cap, "a post on %s", o);
+		break;
+	case W_BARRIER:
+		snprintf(buf, cap, "the other threads at %s", o);
+		break;
+	case W_ONCE:
+		snprintf(buf, cap, "the initialiser of %s", o);
+		break;
+	default:
+		snprintf(buf, cap, "%s %s", rt_wait_names[t->wait], o);
+		break;
+	}
+}
+
+static void print_threads(struct symtab *st)
+{
+	fprintf(stderr, "==schedfuzz== threads:\n");
+	for (int i = 0; i < rt.nthreads; i++) {
+		struct rt_thread *t = &rt.threads[i];
+		char w[400], o[256];
+		if (t->state == T_FINISHED) {
+			fprintf(stderr, "  T%-3d finished\n", t->tid);
+			continue;
+		}
+		if (t->wait) {
+			wait_text(st, t, w, sizeof w);
+			fprintf(stderr, "  T%-3d blocked: waits for %s at %s", t->tid, w,
+				site_text(st, t->wait_site));
+		} else {
+			fprintf(stderr, "  T%-3d %s at %s", t->tid, t == rt_self ? "running" : "runnable",
+				site_text(st, t->site));
+		}
+		for (int h = 0; h < t->nheld; h++) {
+			obj_text(st, t->held[h].obj, o, sizeof o);
+			fprintf(stderr, "%s%s%s", h ? ", " : "; holds ", o,
+				t->held[h].obj->type == O_RWLOCK ? (t->held[h].write ? " for writing" : " for reading") : "");
+		}
+		fprintf(stderr, "\n");
+	}
+}
+
+static void print_cycle(struct symtab *st)
+{
+	for (int start = 0; start < rt.nthreads; start++) {
+		int seen[RT_MAX_THREADS];
+		rt_memset(seen, -1, sizeof seen);
+		struct rt_thread *t = &rt.threads[start];
+		for (int k = 0; t && seen[t->tid] < 0; k++) {
+			seen[t->tid] = k;
+			t = blocker_of(t);
+		}
+		if (!t)
+			continue;
+		/* t is on a cycle: print it once around, starting at t. */
+		fprintf(stderr, "==schedfuzz== cycle: T%d", t->tid);
+		struct rt_thread *c = t;
+		do {
+			char w[400];
+			wait_text(st, c, w, sizeof w);
+			struct rt_thread *b = blocker_of(c);
+			fprintf(stderr, " waits for %s %s T%d", w, c->wait == W_JOIN ? "=" : "held by",
+				b->tid);
+			c = b;
+		} while (c != t);
+		fprintf(stderr, "\n");
+		return;
+	}
+	fprintf(stderr, "==schedfuzz== no cycle: the blocked threads wait for events that no "
+			"running thread can produce\n");
+}
+
+static void event_text(struct symtab *st, const struct rt_event *e, char *buf, size_t cap)
+{
+	char v[256];
+	const char *name = rt_ev_names[e->kind];
+	switch (e->kind) {
+	case EV_READ:
+	case EV_WRITE:
+	case EV_ATOMIC_LOAD:
+	case EV_ATOMIC_STORE:
+	case EV_ATOMIC_RMW:
+	case EV_ATOMIC_CAS:
+		var_text(st, e->addr, v, sizeof v);
+		snprintf(buf, cap, "%s %u bytes of %s", name, e->size, v);
+		return;
+	default:
+		break;
+	}
+	struct rt_obj *o = e->obj_id ? rt_obj_find((void *)e->addr) : NULL;
+	if (o && o->id == e->obj_id) {
+		obj_text(st, o, v, sizeof v);
+		snprintf(buf, cap, "%s %s", name, v);
+	} else {
+		snprintf(buf, cap, "%s", name);
+	}
+}
+
+static void print_trace(struct symtab *st)
+{
+	uint64_t first = rt.step > TRACE_SHOWN ? rt.step - TRACE_SHOWN + 1 : 1;
+	fprintf(stderr, "==schedfuzz== interleaving: last %llu of %llu events "
+			"(> marks a preemption, - a switch after blocking or exit)\n",
+		(unsigned long long)(rt.step - first + 1), (unsigned long long)rt.step);
+	for (uint64_t s = first; s <= rt.step; s++) {
+		struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
+		char ev[400];
+		event_text(st, e, ev, sizeof ev);
+		char mark = (e->flags & RT_EVF_PREEMPT) ? '>' : (e->flags & RT_EVF_SWITCH) ? '-' : ' ';
+		fprintf(stderr, "  %c %6llu  T%-3u %-44s %s\n", mark, (unsigned long long)e->step,
+			e->tid, ev, site_text(st, e->site));
+	}
+}
+
+static void print_hot_sites(struct symtab *st)
+{
+	struct { uint16_t tid; const void *site; unsigned n; } hot[RT_TRACE_SIZE];
+	int nhot = 0;
+	uint64_t first = rt.step > RT_TRACE_SIZE ? rt.step - RT_TRACE_SIZE + 1 : 1;
+	for (uint64_t s = first; s <= rt.step; s++) {
+		struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
+		int i = 0;
+		while (i < nhot && !(hot[i].tid == e->tid && hot[i].site == e->site))
+			i++;
+		if (i == nhot)
+			hot[nhot++] = (typeof(hot[0])){ e->tid, e->site, 0 };
+		hot[i].n++;
+	}
+	fprintf(stderr, "==schedfuzz== looping sites in the last %llu events:\n",
+		(unsigned long long)(rt.step - first + 1));
+	for (int k = 0; k < 4 && k < nhot; k++) {
+		int best = k;
+		for (int i = k + 1; i < nhot; i++)
+			if (hot[i].n > hot[best].n)
+				best = i;
+		typeof(hot[0]) tmp = hot[k];
+		hot[k] = hot[best];
+		hot[best] = tmp;
+		fprintf(stderr, "  T%-3u %4u events at %s\n", hot[k].tid, hot[k].n,
+			site_text(st, hot[k].site));
+	}
+}
+
+static void print_footer(void)
+{
+	char plan[512];
+	sf_plan_format(&rt.plan, plan, sizeof plan);
+	fprintf(stderr, "==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads)\n", plan,
+		(unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.nthreads);
+	const char *prog = rt_main_argv && rt_main_argv[0] ? rt_main_argv[0] : "PROG";
+	if (rt.cfg.input_path)
+		fprintf(stderr, "==schedfuzz== replay: schedfuzz replay %s -- %s\n", rt.cfg.input_path,
+			prog);
+	else
+		fprintf(stderr, "==schedfuzz== replay: schedfuzz replay <saved input> -- %s\n", prog);
+}
+
+static void report(enum rt_fail_kind kind, const void *site, const char *msg)
+{
+	struct symtab st = { 0 };
+	st.cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3) + 8;
+	st.addr = calloc((size_t)st.cap, sizeof *st.addr);
+	st.data = calloc((size_t)st.cap, sizeof *st.data);
+	st.sym = calloc((size_t)st.cap, sizeof *st.sym);
+	if (!st.addr || !st.data || !st.sym)
+		st.cap = 0;
+	collect(&st, site);
+	rt_symbolize(st.addr, st.data, st.sym, st.n);
+
+	fprintf(stderr, "==schedfuzz== ERROR: %s: %s", rt_fail_names[kind], msg);
+	if (site)
+		fprintf(stderr, " at %s", site_text(&st, site));
+	fprintf(stderr, " (thread T%d)\n", rt_self ? rt_self->tid : -1);
+	print_threads(&st);
+	if (kind == F_DEADLOCK)
+		print_cycle(&st);
+	if (kind == F_HANG)
+		print_hot_sites(&st);
+	print_trace(&st);
+	print_footer();
+	fflush(stderr);
+	free(st.addr);
+	free(st.data);
+	free(st.sym);
+}
+
+/* ---- failing -------------------------------------------------------------------------------- */
+
+void rt_result_publish(enum rt_fail_kind fail)
+{
+	struct rt_result *r = rt.result;
+	if (!r)
+		return;
+	r->fail = fail;
+	r->threads = (uint32_t)rt.nthreads;
+	r->steps = rt.step;
+	r->fingerprint = rt.fingerprint;
+	r->decisions = rt.ndecisions;
+}
+
+static RT_NORETURN void die(void)
+{
+	fflush(stdout);
+	abort(); /* our SIGABRT handler sees rt.reported and chains */
+}
+
+void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
+{
+	if (!rt.reported) {
+		rt.reported = true;
+		char msg[1024];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		va_end(ap);
+		rt_result_publish(kind);
+		report(kind, site, msg);
+	}
+	die();
+}
+
+void rt_fail_deadlock(void)
+{
+	int blocked = 0;
+	for (int i = 0; i < rt.nthreads; i++)
+		blocked += rt.threads[i].state == T_LIVE;
+	rt_fail(F_DEADLOCK, NULL, "no thread can run and %d %s blocked", blocked,
+		blocked == 1 ? "is" : "are");
+}
+
+void rt_fail_hang(void)
+{
+	rt_fail(F_HANG, NULL, "no end after %llu scheduling points (SCHEDFUZZ_MAX_STEPS)",
+		(unsigned long long)rt.cfg.max_steps);
+}
+
+RT_EXPORT void __assert_fail(const char *expr, const char *file, unsigned line, const char *func)
+{
+	if (rt_self && rt.active) {
+		const char *base = strrchr(file, '/');
+		rt_fail(F_ASSERT, NULL, "'%s' in %s (%s:%u)", expr, func, base ? base + 1 : file, line);
+	}
+	REAL(assert_fail)(expr, file, line, func);
+}
+
+RT_EXPORT void exit(int status)
+{
+	struct rt_thread *self = rt_self;
+	if (self && rt.active && status != 0)
+		rt_fail(F_EXIT, RT_CALLER(), "exit(%d)", status);
+	REAL(exit)(status);
+}
+
+/* ---- fatal signals ---------------------------------------------------------------------------- */
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
+static struct sigaction previous[NSIG];
+
+static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
+{
+	if (rt_self && rt.active && !rt.reported) {
+		rt.reported = true;
+		const void *pc = NULL;
+#ifdef REG_RIP
+		if (uctx)
+			pc = (const void *)(((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] + 1);
+#endif
+		char msg[160];
+		if (sig == SIGABRT)
+			snprintf(msg, sizeof msg, "abort()");
+		else
+			snprintf(msg, sizeof msg, "%s on address %p", strsignal(sig), info->si_addr);
+		rt_result_publish(F_SIGNAL);
+		report(F_SIGNAL, pc, msg);
+	}
+	/* Chain: the fuzzer's handler records the crash; without one, the
+	 * default action ends the process with this signal. */
+	struct sigaction *old = &previous[sig];
+	sigaction(sig, old, NULL);
+	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+		old->sa_sigaction(sig, info, uctx);
+	} else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		old->sa_handler(sig);
+	}
+	if (info->si_code <= 0 || sig == SIGABRT)
+		raise(sig); /* sent, not faulting: returning would not repeat it */
+}
+
+void rt_signals_install(void)
+{
+	static bool installed;
+	if (installed)
+		return;
+	installed = true;
+	struct sigaction sa;
+	rt_memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_fatal_signal;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+		sigaction(fatal_signals[i], &sa, &previous[fatal_signals[i]]);
+}

@@ -1,0 +1,506 @@
+/* rt_sched.c - the controlled scheduler: one thread runs at a time, and at
+ * every scheduling point the strategy decides which runs next (CHESS).
+ *
+ * A thread is a candidate for the next step when its pending operation can
+ * complete (rt_can_complete), or when it is in a timed wait, which may
+ * always complete by timing out. No candidate while threads are unfinished
+ * is a deadlock, reported at once. The runtime, not the strategy, keeps
+ * the record: the trace ring, the fingerprint of the interleaving, and the
+ * decisions that differ from the default (an explicit schedule). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+struct rt_state rt;
+__thread struct rt_thread *rt_self __attribute__((tls_model("initial-exec")));
+
+const char *const rt_ev_names[EV_COUNT] = {
+	[EV_READ] = "read",
+	[EV_WRITE] = "write",
+	[EV_ATOMIC_LOAD] = "atomic load",
+	[EV_ATOMIC_STORE] = "atomic store",
+	[EV_ATOMIC_RMW] = "atomic rmw",
+	[EV_ATOMIC_CAS] = "atomic cas",
+	[EV_FENCE] = "fence",
+	[EV_THREAD_CREATE] = "create",
+	[EV_THREAD_START] = "start",
+	[EV_THREAD_JOIN] = "join",
+	[EV_THREAD_EXIT] = "exit",
+	[EV_MUTEX_LOCK] = "lock",
+	[EV_MUTEX_TRYLOCK] = "trylock",
+	[EV_MUTEX_UNLOCK] = "unlock",
+	[EV_COND_WAIT] = "cond wait",
+	[EV_COND_WAKE] = "cond wake",
+	[EV_COND_SIGNAL] = "cond signal",
+	[EV_COND_BROADCAST] = "cond broadcast",
+	[EV_RW_RDLOCK] = "rdlock",
+	[EV_RW_WRLOCK] = "wrlock",
+	[EV_RW_UNLOCK] = "rw unlock",
+	[EV_SEM_WAIT] = "sem wait",
+	[EV_SEM_POST] = "sem post",
+	[EV_BARRIER_WAIT] = "barrier wait",
+	[EV_ONCE] = "once",
+	[EV_YIELD] = "yield",
+	[EV_SLEEP] = "sleep",
+};
+_Static_assert(sizeof rt_ev_names / sizeof rt_ev_names[0] == EV_COUNT, "name every event");
+
+const char *const rt_wait_names[W_COUNT] = {
+	[W_NONE] = "nothing",
+	[W_MUTEX] = "lock",
+	[W_COND] = "condition",
+	[W_RDLOCK] = "read lock",
+	[W_WRLOCK] = "write lock",
+	[W_SEM] = "semaphore",
+	[W_BARRIER] = "barrier",
+	[W_JOIN] = "join",
+	[W_ONCE] = "once",
+	[W_OTHERS] = "all threads to exit",
+};
+_Static_assert(sizeof rt_wait_names / sizeof rt_wait_names[0] == W_COUNT, "name every wait");
+
+/* ---- futex handoff ------------------------------------------------------ */
+
+void rt_futex_wait(_Atomic uint32_t *word, uint32_t val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+void rt_futex_wake(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void hand_to(struct rt_thread *next)
+{
+	rt.running = next;
+	atomic_store_explicit(&next->go, 1, memory_order_release);
+	rt_futex_wake(&next->go);
+}
+
+/* Park self until somebody hands the CPU back. go is cleared before the
+ * wake so that an immediate handoff back to self is never lost. */
+static void switch_to(struct rt_thread *self, struct rt_thread *next)
+{
+	atomic_store_explicit(&self->go, 0, memory_order_relaxed);
+	hand_to(next);
+	while (atomic_load_explicit(&self->go, memory_order_acquire) == 0)
+		rt_futex_wait(&self->go, 0);
+}
+
+/* ---- candidates ---------------------------------------------------------- */
+
+bool rt_can_complete(const struct rt_thread *t)
+{
+	if (t->state != T_LIVE)
+		return false;
+	switch (t->wait) {
+	case W_NONE:
+		return true;
+	case W_MUTEX:
+		return t->wobj->mutex.owner == NULL;
+	case W_COND:
+		return false; /* a signal moves the waiter to W_MUTEX */
+	case W_RDLOCK:
+		return t->wobj->rw.writer == NULL;
+	case W_WRLOCK:
+		return t->wobj->rw.writer == NULL && t->wobj->rw.readers == 0;
+	case W_SEM:
+		return t->wobj->sem.value > 0;
+	case W_BARRIER:
+		return t->wobj->barrier.round != t->wait_round;
+	case W_JOIN:
+		return t->join_target->state == T_FINISHED;
+	case W_ONCE:
+		return t->wobj->once.runner == NULL;
+	case W_OTHERS:
+		for (int i = 0; i < rt.nthreads; i++)
+			if (&rt.threads[i] != t && rt.threads[i].state == T_LIVE)
+				return false;
+		return true;
+	case W_COUNT:
+		break;
+	}
+	return false;
+}
+
+static void refresh(void)
+{
+	rt.ncand = 0;
+	for (int i = 0; i < rt.nthreads; i++) {
+		struct rt_thread *t = &rt.threads[i];
+		if (t->state != T_LIVE)
+			continue;
+		bool can = rt_can_complete(t);
+		if (can || t->timed) {
+			rt.cand[rt.ncand].tid = (uint16_t)t->tid;
+			rt.cand[rt.ncand].timeout = !can;
+			rt.ncand++;
+		}
+	}
+	rt.dirty = false;
+}
+
+/* ---- the record ---------------------------------------------------------- */
+
+static void record_decision(uint32_t index, uint16_t value)
+{
+	if (!rt.cfg.record_path)
+		return;
+	if (rt.nrec == rt.rec_cap) {
+		uint32_t cap = rt.rec_cap ? rt.rec_cap * 2 : 256;
+		struct sf_decision *p = realloc(rt.rec, cap * sizeof *p);
+		if (!p)
+			return;
+		rt.rec = p;
+		rt.rec_cap = cap;
+	}
+	rt.rec[rt.nrec].index = index;
+	rt.rec[rt.nrec].value = value;
+	rt.nrec++;
+}
+
+/* Only the part of a site that is the same in every process: an offset
+ * into the executable, or nothing for code in shared libraries. */
+static uint64_t stable_site(const void *site)
+{
+	uintptr_t off = (uintptr_t)site - rt.exe_bias;
+	return off < (1u << 30) ? off : 0;
+}
+
+static void record(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
+		   uint32_t size, const void *site)
+{
+	uint64_t s = ++rt.step;
+	struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
+	uint8_t flags = 0;
+	if (self->tid != rt.last_tid) {
+		flags = RT_EVF_SWITCH;
+		if (rt.preempt_pending)
+			flags |= RT_EVF_PREEMPT;
+		rt.preempt_pending = false;
+		rt.last_tid = self->tid;
+	}
+	e->step = s;
+	e->site = site;
+	e->addr = addr;
+	e->obj_id = obj ? obj->id : 0;
+	e->tid = (uint16_t)self->tid;
+	e->kind = (uint8_t)ev;
+	e->flags = flags;
+	e->size = size;
+	self->site = site;
+	uint64_t v = stable_site(site) ^ ((uint64_t)ev << 40) ^ ((uint64_t)self->tid << 48);
+	rt.fingerprint = (rt.fingerprint ^ v) * 0x100000001b3ull;
+}
+
+/* ---- decisions ----------------------------------------------------------- */
+
+static void decide(struct rt_thread *self)
+{
+	if (rt.dirty)
+		refresh();
+	if (RT_LIKELY(rt.ncand == 1 && rt.cand[0].tid == self->tid && !rt.cand[0].timeout))
+		return;
+	if (rt.ncand == 0)
+		rt_fail_deadlock();
+
+	bool self_can = rt_can_complete(self);
+	const struct strat_candidate *cand = rt.cand;
+	int n = rt.ncand;
+	struct strat_candidate others[RT_MAX_THREADS];
+
+	/* Fairness: a thread that yielded or spun past the limit gives way
+	 * to the others for this decision, and the strategy hears of it. */
+	if (self_can && self->spin > RT_SPIN_LIMIT && n > 1) {
+		int m = 0;
+		for (int i = 0; i < n; i++)
+			if (cand[i].tid != self->tid)
+				others[m++] = cand[i];
+		cand = others;
+		n = m;
+		self->spin = 0;
+		rt.strat->note(rt.strat_state[rt.plan.kind], STRAT_NOTE_STARVING, self->tid, rt.step);
+	}
+
+	int idx = 0;
+	if (n > 1) {
+		struct strat_view view = {
+			.step = rt.step,
+			.current = self_can ? self->tid : -1,
+			.cand = cand,
+			.ncand = n,
+		};
+		uint32_t d = (uint32_t)rt.ndecisions++;
+		idx = rt.strat->pick(rt.strat_state[rt.plan.kind], &view);
+		if (idx < 0 || idx >= n)
+			idx = strat_default_pick(&view);
+		if (idx != strat_default_pick(&view))
+			record_decision(d, cand[idx].tid);
+	}
+
+	struct rt_thread *next = &rt.threads[cand[idx].tid];
+	next->timed_out = cand[idx].timeout;
+	if (next == self)
+		return;
+	self->spin = 0;
+	rt.preempt_pending = self_can;
+	switch_to(self, next);
+}
+
+uint32_t rt_choose(enum strat_choice what, uint32_t n)
+{
+	uint32_t d = (uint32_t)rt.ndecisions++;
+	uint32_t v = rt.strat->choose(rt.strat_state[rt.plan.kind], what, n, rt.step);
+	if (v >= n)
+		v = 0;
+	if (v != 0)
+		record_decision(d, (uint16_t)v);
+	return v;
+}
+
+void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
+	      uint32_t size, const void *site)
+{
+	record(self, ev, addr, obj, size, site);
+	if (RT_UNLIKELY(rt.step > rt.cfg.max_steps))
+		rt_fail_hang();
+	decide(self);
+}
+
+int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
+{
+	struct rt_obj *o = self->wobj;
+	self->wait_site = site;
+	self->timed_out = false;
+	rt_changed();
+	if (ev == EV_COUNT) /* the caller recorded the event already */
+		decide(self);
+	else
+		rt_point(self, ev, o ? o->addr : 0, o, 0, site);
+	/* Picked: either the operation can complete, or the wait timed out. */
+	int r = self->timed_out ? ETIMEDOUT : 0;
+	self->wait = W_NONE;
+	self->timed = false;
+	self->timed_out = false;
+	rt_changed();
+	return r;
+}
+
+void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
+{
+	if (!rt.cfg.memory_points)
+		return;
+	if (write) {
+		self->spin = 0;
+	} else if (addr == self->spin_addr) {
+		self->spin++;
+	} else {
+		self->spin_addr = addr;
+		self->spin = 0;
+	}
+	rt_point(self, write ? EV_WRITE : EV_READ, addr, NULL, size, site);
+}
+
+void rt_thread_finish(struct rt_thread *self)
+{
+	record(self, EV_THREAD_EXIT, 0, NULL, 0, self->site);
+	self->state = T_FINISHED;
+	rt_changed();
+	refresh();
+	if (rt.ncand == 0) {
+		for (int i = 0; i < rt.nthreads; i++)
+			if (rt.threads[i].state == T_LIVE)
+				rt_fail_deadlock();
+		rt_self = NULL;
+		return; /* the last thread of a main() that called pthread_exit */
+	}
+	int idx = 0;
+	if (rt.ncand > 1) {
+		struct strat_view view = { rt.step, -1, rt.cand, rt.ncand };
+		uint32_t d = (uint32_t)rt.ndecisions++;
+		idx = rt.strat->pick(rt.strat_state[rt.plan.kind], &view);
+		if (idx < 0 || idx >= rt.ncand)
+			idx = strat_default_pick(&view);
+		if (idx != strat_default_pick(&view))
+			record_decision(d, rt.cand[idx].tid);
+	}
+	struct rt_thread *next = &rt.threads[rt.cand[idx].tid];
+	next->timed_out = rt.cand[idx].timeout;
+	rt_self = NULL;
+	hand_to(next);
+}
+
+/* ---- held locks, for reports and ownership checks ------------------------- */
+
+struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o)
+{
+	for (int i = 0; i < t->nheld; i++)
+		if (t->held[i].obj == o)
+			return &t->held[i];
+	return NULL;
+}
+
+void rt_held_add(struct rt_thread *t, struct rt_obj *o, bool write)
+{
+	struct rt_held *h = rt_held_find(t, o);
+	if (h) {
+		h->count++;
+		return;
+	}
+	if (t->nheld == RT_MAX_HELD)
+		return; /* only reports lose detail: ownership lives in the object */
+	t->held[t->nheld++] = (struct rt_held){ o, 1, write };
+}
+
+int rt_held_drop(struct rt_thread *t, struct rt_obj *o)
+{
+	struct rt_held *h = rt_held_find(t, o);
+	if (!h)
+		return 0;
+	if (--h->count > 0)
+		return h->count;
+	*h = t->held[--t->nheld];
+	return 0;
+}
+
+struct rt_thread *rt_thread_by_real(pthread_t th)
+{
+	for (int i = 0; i < rt.nthreads; i++)
+		if (rt.threads[i].state != T_UNUSED && pthread_equal(rt.threads[i].real, th))
+			return &rt.threads[i];
+	return NULL;
+}
+
+/* ---- executions ----------------------------------------------------------- */
+
+static void own_stack(struct rt_thread *t)
+{
+	pthread_attr_t attr;
+	void *lo;
+	size_t size;
+	t->stack_lo = t->stack_size = 0;
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return;
+	if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
+		t->stack_lo = (uintptr_t)lo;
+		t->stack_size = size;
+	}
+	pthread_attr_destroy(&attr);
+}
+
+static void pin_here(void)
+{
+	if (!rt.cfg.pin || rt.cpu < 0)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(rt.cpu, &set);
+	sched_setaffinity(0, sizeof set, &set);
+}
+
+void rt_thread_setup(struct rt_thread *t)
+{
+	own_stack(t);
+	pin_here();
+}
+
+void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
+{
+	static uintptr_t main_stack_lo, main_stack_size;
+	static pthread_t main_thread;
+	rt_init();
+
+	for (int i = 0; i < rt.nthreads; i++)
+		rt_memset(&rt.threads[i], 0, sizeof rt.threads[i]);
+	struct rt_thread *t0 = &rt.threads[0];
+	t0->tid = 0;
+	t0->state = T_LIVE;
+	atomic_store_explicit(&t0->go, 1, memory_order_relaxed);
+	t0->real = pthread_self();
+	/* The main thread's bounds come from /proc: look them up once. */
+	if (!main_stack_size || !pthread_equal(main_thread, t0->real)) {
+		own_stack(t0);
+		main_thread = t0->real;
+		main_stack_lo = t0->stack_lo;
+		main_stack_size = t0->stack_size;
+	}
+	t0->stack_lo = main_stack_lo;
+	t0->stack_size = main_stack_size;
+	rt.nthreads = 1;
+	rt.running = t0;
+
+	rt.harness = harness;
+	rt.step = 0;
+	rt.ndecisions = 0;
+	rt.last_tid = 0;
+	rt.preempt_pending = false;
+	rt.dirty = true;
+	rt.nrec = 0;
+	rt.reported = false;
+	rt.fingerprint = 0xcbf29ce484222325ull;
+	rt_memset(rt.trace, 0, sizeof rt.trace);
+
+	rt.genome = genome;
+	rt.genome_size = genome_size;
+	sf_genome_decode(genome, genome_size, &rt.plan);
+	if (rt.cfg.strategy) {
+		for (int k = 0; k < SF_KIND_COUNT; k++)
+			if (strcmp(rt.cfg.strategy, sf_kind_name((enum sf_kind)k)) == 0)
+				rt.plan.kind = (enum sf_kind)k;
+	}
+	rt.strat = strat_for_kind(rt.plan.kind);
+	if (!rt.strat_state[rt.plan.kind])
+		rt.strat_state[rt.plan.kind] = rt.strat->create();
+	rt.strat->begin(rt.strat_state[rt.plan.kind], &rt.plan);
+
+	if (rt.cfg.pin && rt.cpu < 0)
+		rt.cpu = sched_getcpu();
+	pin_here();
+	rt_signals_install();
+	rt.active = true;
+	rt_self = t0;
+}
+
+static void write_record(void)
+{
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed };
+	size_t need = sf_genome_encode(&p, rt.rec, rt.nrec, NULL, 0);
+	uint8_t *buf = malloc(need);
+	FILE *f = buf ? fopen(rt.cfg.record_path, "wb") : NULL;
+	if (f) {
+		sf_genome_encode(&p, rt.rec, rt.nrec, buf, need);
+		fwrite(buf, 1, need, f);
+		fclose(f);
+	} else {
+		fprintf(stderr, "schedfuzz: cannot write the schedule to %s\n", rt.cfg.record_path);
+	}
+	free(buf);
+}
+
+void rt_exec_end(void)
+{
+	/* Reap finished joinable threads nobody joined, so that a long
+	 * campaign does not leak their stacks. */
+	for (int i = 1; i < rt.nthreads; i++) {
+		struct rt_thread *t = &rt.threads[i];
+		if (t->state == T_FINISHED && !t->detached && !t->reaped) {
+			REAL(pthread_join)(t->real, NULL);
+			t->reaped = true;
+		}
+	}
+	if (rt.cfg.record_path)
+		write_record();
+	rt_result_publish(F_NONE);
+	rt_obj_reset_all();
+	rt.active = false;
+	rt_self = NULL;
+}

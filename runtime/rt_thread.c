@@ -1,0 +1,249 @@
+/* rt_thread.c - thread lifecycle under control: create, start, join,
+ * detach, exit, and thread-specific data with destructors.
+ *
+ * A controlled thread is a real thread that parks on its futex word until
+ * the schedule first picks it. Everything user-visible that runs when it
+ * ends (cleanup handlers, C++ unwinding, key destructors, thread_local
+ * destructors) runs while it is still controlled; only then does it hand
+ * the CPU on and leave glibc to tear the real thread down. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+/* Destructors of the keys created so far, indexed by key (glibc keys are
+ * small integers below PTHREAD_KEYS_MAX). */
+static void (*key_dtor[PTHREAD_KEYS_MAX])(void *);
+static unsigned key_limit; /* one past the largest key seen */
+
+int rt_key_create(pthread_key_t *key, void (*dtor)(void *))
+{
+	int r = REAL(pthread_key_create)(key, dtor);
+	if (r == 0 && *key < PTHREAD_KEYS_MAX) {
+		key_dtor[*key] = dtor;
+		if (*key + 1 > key_limit)
+			key_limit = *key + 1;
+	}
+	return r;
+}
+
+RT_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *))
+{
+	return rt_key_create(key, dtor);
+}
+
+RT_EXPORT int pthread_key_delete(pthread_key_t key)
+{
+	if (key < PTHREAD_KEYS_MAX)
+		key_dtor[key] = NULL;
+	return REAL(pthread_key_delete)(key);
+}
+
+/* POSIX: repeat while destructors leave new values behind, at most
+ * PTHREAD_DESTRUCTOR_ITERATIONS times. Clearing each value first is what
+ * makes glibc's own pass afterwards find nothing to do. */
+static void run_key_destructors(void)
+{
+	for (int round = 0; round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
+		bool any = false;
+		for (unsigned k = 0; k < key_limit; k++) {
+			void (*dtor)(void *) = key_dtor[k];
+			void *v = dtor ? pthread_getspecific(k) : NULL;
+			if (v) {
+				pthread_setspecific(k, NULL);
+				dtor(v);
+				any = true;
+			}
+		}
+		if (!any)
+			break;
+	}
+}
+
+static void on_thread_end(void *arg)
+{
+	struct rt_thread *t = arg;
+	run_key_destructors();
+	if (rt_real.call_tls_dtors)
+		rt_real.call_tls_dtors();
+	rt_thread_finish(t);
+}
+
+static void *trampoline(void *arg)
+{
+	struct rt_thread *t = arg;
+	rt_thread_setup(t);
+	while (atomic_load_explicit(&t->go, memory_order_acquire) == 0)
+		rt_futex_wait(&t->go, 0);
+	rt_self = t;
+
+	void *ret;
+	pthread_cleanup_push(on_thread_end, t);
+	if (t->c11_fn)
+		ret = (void *)(intptr_t)t->c11_fn(t->arg);
+	else
+		ret = t->fn(t->arg);
+	t->retval = ret;
+	pthread_cleanup_pop(1);
+	return ret;
+}
+
+int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t *attr,
+		     void *(*fn)(void *), int (*c11_fn)(void *), void *arg, const void *site)
+{
+	if (rt.nthreads == RT_MAX_THREADS)
+		rt_unsupported("pthread_create", "more than 128 threads in one execution");
+	rt_point(self, EV_THREAD_CREATE, 0, NULL, 0, site);
+
+	struct rt_thread *t = &rt.threads[rt.nthreads];
+	rt_memset(t, 0, sizeof *t);
+	t->tid = rt.nthreads;
+	t->fn = fn;
+	t->c11_fn = c11_fn;
+	t->arg = arg;
+	t->site = site;
+	int detach = PTHREAD_CREATE_JOINABLE;
+	if (attr)
+		pthread_attr_getdetachstate(attr, &detach);
+	t->detached = detach == PTHREAD_CREATE_DETACHED;
+
+	int r = REAL(pthread_create)(&t->real, attr, trampoline, t);
+	if (r != 0)
+		return r;
+	t->state = T_LIVE;
+	rt.nthreads++;
+	*th = t->real;
+	rt_changed();
+	rt.strat->note(rt.strat_state[rt.plan.kind], STRAT_NOTE_THREAD_CREATED, t->tid, rt.step);
+	return 0;
+}
+
+int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how how,
+		   const void *site)
+{
+	struct rt_thread *t = rt_thread_by_real(th);
+	if (!t)
+		rt_unsupported("pthread_join", "the thread was not created in this execution");
+	if (t == self)
+		return EDEADLK;
+	if (t->detached || t->joined)
+		return EINVAL;
+	if (how == HOW_TRY) {
+		rt_point(self, EV_THREAD_JOIN, 0, NULL, 0, site);
+		if (t->state != T_FINISHED)
+			return EBUSY;
+	} else {
+		self->wait = W_JOIN;
+		self->join_target = t;
+		self->wobj = NULL;
+		self->timed = how == HOW_TIMED;
+		int r = rt_block(self, EV_THREAD_JOIN, site);
+		if (r)
+			return r;
+	}
+	if (t->joined) /* two joiners raced for it: the loser is undefined */
+		return EINVAL;
+	t->joined = true;
+	if (!t->reaped) {
+		REAL(pthread_join)(t->real, NULL);
+		t->reaped = true;
+	}
+	if (ret)
+		*ret = t->retval;
+	return 0;
+}
+
+int rt_thread_detach(struct rt_thread *self, pthread_t th)
+{
+	struct rt_thread *t = rt_thread_by_real(th);
+	if (!t)
+		return REAL(pthread_detach)(th);
+	if (t->detached || t->joined)
+		return EINVAL;
+	t->detached = true;
+	rt_changed();
+	int r = REAL(pthread_detach)(t->real);
+	t->reaped = true;
+	return r;
+}
+
+void rt_thread_exit(struct rt_thread *self, void *retval, const void *site)
+{
+	self->retval = retval;
+	self->site = site;
+	if (self->tid == 0) {
+		if (rt.harness)
+			rt_unsupported("pthread_exit", "called by the thread running the fuzz target");
+		/* main() leaving early: the others go on; the process ends
+		 * with the last of them, as without us. */
+		run_key_destructors();
+		rt_thread_finish(self);
+	}
+	REAL(pthread_exit)(retval); /* unwinds into on_thread_end */
+}
+
+/* ---- the pthread entry points ------------------------------------------------ */
+
+RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			     void *arg)
+{
+	struct rt_thread *self = rt_self;
+	if (!self)
+		return REAL(pthread_create)(th, attr, fn, arg);
+	return rt_thread_create(self, th, attr, fn, NULL, arg, RT_CALLER());
+}
+
+RT_EXPORT int pthread_join(pthread_t th, void **ret)
+{
+	struct rt_thread *self = rt_self;
+	if (!self)
+		return REAL(pthread_join)(th, ret);
+	return rt_thread_join(self, th, ret, HOW_BLOCK, RT_CALLER());
+}
+
+RT_EXPORT int pthread_tryjoin_np(pthread_t th, void **ret)
+{
+	struct rt_thread *self = rt_self;
+	if (!self) {
+		static int (*real)(pthread_t, void **);
+		if (!real)
+			real = (int (*)(pthread_t, void **))dlsym(RTLD_NEXT, "pthread_tryjoin_np");
+		return real(th, ret);
+	}
+	return rt_thread_join(self, th, ret, HOW_TRY, RT_CALLER());
+}
+
+RT_EXPORT int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abs)
+{
+	struct rt_thread *self = rt_self;
+	if (!self) {
+		static int (*real)(pthread_t, void **, const struct timespec *);
+		if (!real)
+			real = (int (*)(pthread_t, void **, const struct timespec *))dlsym(
+				RTLD_NEXT, "pthread_timedjoin_np");
+		return real(th, ret, abs);
+	}
+	if (abs && !rt_timespec_valid(abs))
+		return EINVAL;
+	return rt_thread_join(self, th, ret, abs ? HOW_TIMED : HOW_BLOCK, RT_CALLER());
+}
+
+RT_EXPORT int pthread_detach(pthread_t th)
+{
+	struct rt_thread *self = rt_self;
+	if (!self)
+		return REAL(pthread_detach)(th);
+	return rt_thread_detach(self, th);
+}
+
+RT_EXPORT void pthread_exit(void *retval)
+{
+	struct rt_thread *self = rt_self;
+	if (!self)
+		REAL(pthread_exit)(retval);
+	rt_thread_exit(self, retval, RT_CALLER());
+}

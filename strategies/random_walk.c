@@ -1,0 +1,58 @@
+/* random_walk.c - the baseline: every decision uniformly at random.
+ *
+ * At each scheduling point any candidate may run, so a spinning thread is
+ * preempted with probability 1 - 1/n per step: the walk is fair by itself
+ * and ignores starvation notes. Spurious condition wakeups are allowed but
+ * kept rare (1 in 32 waits) so that correct wait loops are not slowed. */
+#include <stdlib.h>
+
+#include "rng.h"
+#include "strategy.h"
+
+struct random_walk {
+	struct sf_rng rng;
+};
+
+static void *rw_create(void)
+{
+	return calloc(1, sizeof(struct random_walk));
+}
+
+static void rw_destroy(void *state)
+{
+	free(state);
+}
+
+static void rw_begin(void *state, const struct sf_plan *plan)
+{
+	struct random_walk *rw = state;
+	sf_rng_seed(&rw->rng, plan->seed);
+}
+
+static int rw_pick(void *state, const struct strat_view *view)
+{
+	struct random_walk *rw = state;
+	return (int)sf_rng_below(&rw->rng, (uint32_t)view->ncand);
+}
+
+static uint32_t rw_choose(void *state, enum strat_choice what, uint32_t n, uint64_t step)
+{
+	struct random_walk *rw = state;
+	if (what == STRAT_CHOOSE_SPURIOUS)
+		return sf_rng_below(&rw->rng, 32) == 0;
+	return sf_rng_below(&rw->rng, n);
+}
+
+static void rw_note(void *state, enum strat_note what, int tid, uint64_t step)
+{
+}
+
+const struct strat_methods strat_random_walk = {
+	.name = "random",
+	.create = rw_create,
+	.destroy = rw_destroy,
+	.begin = rw_begin,
+	.pick = rw_pick,
+	.choose = rw_choose,
+	.note = rw_note,
+};

@@ -1,0 +1,70 @@
+/* strategy.h - the interface between the runtime and the decision logic.
+ *
+ * A strategy sees only what this header shows: a decoded plan, the set of
+ * threads that may take the next step, and a few notifications. It never
+ * sees runtime internals, so every strategy is testable without threads
+ * (STYLE.md: strategies like shuttle, methods tables like SQLite). The
+ * runtime, not the strategy, records every decision it makes. */
+#ifndef SCHEDFUZZ_STRATEGY_H
+#define SCHEDFUZZ_STRATEGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "genome.h"
+
+/* One thread that may take the next step. Thread ids are creation-order
+ * numbers: 0 is the thread that started the execution. */
+struct strat_candidate {
+	uint16_t tid;
+	/* 1 when this thread's pending operation cannot complete and it would
+	 * run only because its timed wait times out. */
+	uint8_t timeout;
+};
+
+/* What the runtime shows at a scheduling point with two or more candidates. */
+struct strat_view {
+	uint64_t step;    /* scheduling points so far in this execution */
+	int current;      /* thread that reached the point, -1 if it cannot continue */
+	const struct strat_candidate *cand; /* sorted by tid */
+	int ncand;        /* >= 2 */
+};
+
+/* Decisions other than "who runs next"; each returns a value below n. */
+enum strat_choice {
+	STRAT_CHOOSE_WAKER,    /* which waiter a condition signal wakes */
+	STRAT_CHOOSE_SPURIOUS, /* 1 = this condition wait returns spuriously */
+	STRAT_CHOICE_COUNT
+};
+
+enum strat_note {
+	STRAT_NOTE_THREAD_CREATED, /* tid was created */
+	STRAT_NOTE_STARVING,       /* tid yielded or spun past the fairness limit */
+	STRAT_NOTE_COUNT
+};
+
+struct strat_methods {
+	const char *name;
+	/* State is allocated once per process and reused for every execution. */
+	void *(*create)(void);
+	void (*destroy)(void *state);
+	/* Start a new execution under plan; the plan outlives the execution. */
+	void (*begin)(void *state, const struct sf_plan *plan);
+	/* Index into view->cand of the thread to run next. */
+	int (*pick)(void *state, const struct strat_view *view);
+	uint32_t (*choose)(void *state, enum strat_choice what, uint32_t n, uint64_t step);
+	void (*note)(void *state, enum strat_note what, int tid, uint64_t step);
+};
+
+extern const struct strat_methods strat_random_walk;
+extern const struct strat_methods strat_explicit;
+
+/* The methods that run plans of this kind. */
+const struct strat_methods *strat_for_kind(enum sf_kind kind);
+
+/* The default decision when a strategy has nothing to say: keep running the
+ * current thread, else the lowest tid that completes without a timeout,
+ * else the lowest tid. Returns an index into view->cand. */
+int strat_default_pick(const struct strat_view *view);
+
+#endif
