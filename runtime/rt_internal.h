@@ -423,6 +423,8 @@ RT_HIDDEN void rt_symbolize(const uintptr_t *addrs, const bool *is_data, struct 
 RT_HIDDEN void rt_init(void);
 extern int rt_main_argc RT_HIDDEN;
 extern char **rt_main_argv RT_HIDDEN;
+/* Publish how the execution ended (and write SCHEDFUZZ_RECORD). */
 RT_HIDDEN void rt_result_publish(enum rt_fail_kind fail);
+RT_HIDDEN void rt_record_write(void);
 
 #endif

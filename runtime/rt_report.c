@@ -365,6 +365,8 @@ void rt_result_publish(enum rt_fail_kind fail)
 	r->steps = rt.step;
 	r->fingerprint = rt.fingerprint;
 	r->decisions = rt.ndecisions;
+	if (rt.cfg.record_path)
+		rt_record_write();
 }
 
 static RT_NORETURN void die(void)

@@ -372,9 +372,11 @@ int rt_held_drop(struct rt_thread *t, struct rt_obj *o)
 	return 0;
 }
 
+/* glibc reuses a pthread_t once its thread is reaped, so only the newest
+ * thread with a given handle can be the one the caller means. */
 struct rt_thread *rt_thread_by_real(pthread_t th)
 {
-	for (int i = 0; i < rt.nthreads; i++)
+	for (int i = rt.nthreads - 1; i >= 0; i--)
 		if (rt.threads[i].state != T_UNUSED && pthread_equal(rt.threads[i].real, th))
 			return &rt.threads[i];
 	return NULL;
@@ -470,7 +472,9 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_self = t0;
 }
 
-static void write_record(void)
+/* The executed schedule as an explicit genome: the decisions that differ
+ * from the default, which is all the explicit strategy needs. */
+void rt_record_write(void)
 {
 	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed };
 	size_t need = sf_genome_encode(&p, rt.rec, rt.nrec, NULL, 0);
@@ -497,8 +501,6 @@ void rt_exec_end(void)
 			t->reaped = true;
 		}
 	}
-	if (rt.cfg.record_path)
-		write_record();
 	rt_result_publish(F_NONE);
 	rt_obj_reset_all();
 	rt.active = false;

@@ -1,0 +1,92 @@
+/* test_strategies.c - the strategies on synthetic views, without threads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "strategy.h"
+
+static const struct strat_candidate three[3] = { { 0, 0 }, { 1, 0 }, { 2, 0 } };
+
+static void default_keeps_the_current_thread(void **state)
+{
+	struct strat_view v = { .step = 1, .current = 2, .cand = three, .ncand = 3 };
+	assert_int_equal(strat_default_pick(&v), 2);
+	v.current = -1;
+	assert_int_equal(strat_default_pick(&v), 0);
+	const struct strat_candidate timed[2] = { { 0, 1 }, { 3, 0 } };
+	struct strat_view w = { .step = 1, .current = 0, .cand = timed, .ncand = 2 };
+	assert_int_equal(strat_default_pick(&w), 1); /* a timeout only as a last resort */
+}
+
+static void random_walk_is_a_function_of_the_seed(void **state)
+{
+	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
+	void *a = m->create(), *b = m->create();
+	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = 42 };
+	m->begin(a, &p);
+	m->begin(b, &p);
+	struct strat_view v = { .step = 1, .current = 0, .cand = three, .ncand = 3 };
+	int counts[3] = { 0 };
+	for (int i = 0; i < 30000; i++) {
+		int x = m->pick(a, &v);
+		assert_int_equal(x, m->pick(b, &v));
+		assert_in_range(x, 0, 2);
+		counts[x]++;
+	}
+	/* Uniform: each of three within 5% of 10000. */
+	for (int i = 0; i < 3; i++)
+		assert_in_range(counts[i], 9500, 10500);
+	m->destroy(a);
+	m->destroy(b);
+}
+
+static void random_walk_keeps_spurious_wakeups_rare(void **state)
+{
+	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
+	void *s = m->create();
+	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = 1 };
+	m->begin(s, &p);
+	int spurious = 0;
+	for (int i = 0; i < 32000; i++)
+		spurious += (int)m->choose(s, STRAT_CHOOSE_SPURIOUS, 2, 0);
+	assert_in_range(spurious, 800, 1200); /* 1 in 32 */
+	m->destroy(s);
+}
+
+/* Replays the list, counting pick and choose calls alike; falls back to the
+ * default for missing, stale and invalid entries. */
+static void explicit_follows_its_list(void **state)
+{
+	struct sf_decision d[4] = { { 0, 2 }, { 2, 1 }, { 1, 0 }, { 3, 9 } };
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT };
+	uint8_t buf[64];
+	size_t n = sf_genome_encode(&p, d, 4, buf, sizeof buf);
+	struct sf_plan q;
+	sf_genome_decode(buf, n, &q);
+
+	const struct strat_methods *m = strat_for_kind(SF_KIND_EXPLICIT);
+	void *s = m->create();
+	m->begin(s, &q);
+	struct strat_view v = { .step = 1, .current = 0, .cand = three, .ncand = 3 };
+	assert_int_equal(m->pick(s, &v), 2);                            /* decision 0 */
+	assert_int_equal(m->pick(s, &v), 0);                            /* 1: no entry yet -> default */
+	assert_int_equal(m->choose(s, STRAT_CHOOSE_WAKER, 3, 1), 1);    /* 2 */
+	assert_int_equal(m->pick(s, &v), 0);                            /* 3: tid 9 absent -> default */
+	assert_int_equal(m->pick(s, &v), 0);                            /* 4: list over -> default */
+	m->destroy(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(default_keeps_the_current_thread),
+		cmocka_unit_test(random_walk_is_a_function_of_the_seed),
+		cmocka_unit_test(random_walk_keeps_spurious_wakeups_rare),
+		cmocka_unit_test(explicit_follows_its_list),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
