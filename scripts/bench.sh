@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# bench.sh [--quick] - measures the runtime's costs, printing one
+# "name: value" line per figure (targets in the README):
+#   hook_ns    a memory-access hook that does not switch threads (ns)
+#   switch_us  one thread switch under control (us)
+#   exec_ratio controlled executions/s of a two-thread libFuzzer harness
+#              divided by the same harness built natively, run side by side
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+"$top/scripts/build.sh" >/dev/null
+bin=$top/build/bin
+work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+clang=$(command -v clang-14 || command -v clang)
+
+if [ $quick -eq 1 ]; then iters=5000000 rounds=20000 runs=20000; else iters=50000000 rounds=200000 runs=100000; fi
+
+"$bin/schedfuzz-cc" -O1 "$top/scripts/bench/hook.c" -o "$work/hook_sf"
+"$clang" -O1 "$top/scripts/bench/hook.c" -o "$work/hook_native"
+"$bin/schedfuzz-cc" -O1 "$top/scripts/bench/switch.c" -o "$work/switch_sf"
+"$bin/schedfuzz-cc" -O1 -fsanitize=fuzzer "$top/tests/integration/harness.c" -o "$work/harness_sf"
+"$clang" -O1 -fsanitize=fuzzer "$top/tests/integration/harness.c" -o "$work/harness_native"
+
+# One hook per iteration (ThreadSanitizer instruments only the write of a
+# read-then-write of one address); the native loop is the baseline. The
+# loop is far longer than the default hang bound, so the bound is lifted.
+sf=$(SCHEDFUZZ_MAX_STEPS=1000000000000 "$work/hook_sf" "$iters")
+native=$("$work/hook_native" "$iters")
+echo "hook_ns: $(awk -v a="$sf" -v b="$native" 'BEGIN { printf "%.2f", a - b }')"
+
+# The explicit strategy's default policy switches only when a thread blocks,
+# so each round is exactly two switches.
+echo "switch_us: $(SCHEDFUZZ_MAX_STEPS=1000000000000 SCHEDFUZZ_STRATEGY=explicit "$work/switch_sf" "$rounds")"
+
+elapsed() {
+	local s e
+	s=$(date +%s.%N)
+	"$@" >/dev/null 2>&1
+	e=$(date +%s.%N)
+	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }'
+}
+mkdir -p "$work/c1" "$work/c2"
+t_native=$(elapsed "$work/harness_native" -runs="$runs" -seed=1 "$work/c1")
+t_sf=$(elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c2")
+echo "native_execs_per_s: $(awk -v t="$t_native" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
+echo "controlled_execs_per_s: $(awk -v t="$t_sf" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
+echo "exec_ratio: $(awk -v a="$t_native" -v b="$t_sf" 'BEGIN { printf "%.2f", a / b }')"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# setup.sh - installs the Debian packages schedfuzz needs, only those
+# missing; safe to run again and again.
+set -euo pipefail
+packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "setup: all dependencies present"
+	exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
+	SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
