@@ -187,10 +187,7 @@ static inline void atomic_after(struct rt_thread *t, const volatile void *p, boo
 	HOOK int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c, T v, int mo,   \
 							  int fmo)                           \
 	{                                                                                    \
-		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_CAS, RT_CALLER());    \
-		bool ok = __atomic_compare_exchange_n(a, c, v, false, SC, SC);               \
-		atomic_after(t, a, ok && *c != v);                                           \
-		return ok;                                                                   \
+		return __tsan_atomic##N##_compare_exchange_strong(a, c, v, mo, fmo);         \
 	}                                                                                    \
 	HOOK T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v, int mo,       \
 						       int fmo)                              \

@@ -17,7 +17,17 @@ static struct rt_obj *mutex_of(pthread_mutex_t *m)
 	return o && o->type == O_MUTEX ? o : NULL;
 }
 
-/* Take the mutex back after a wait, restoring a recursive depth. */
+/* Own the (free) mutex again, restoring a recursive depth. */
+static void retake(struct rt_thread *self, struct rt_obj *mo, int depth)
+{
+	mo->mutex.owner = self;
+	mo->mutex.count = depth;
+	for (int i = 0; i < depth; i++)
+		rt_held_add(self, mo, false);
+	rt_changed();
+}
+
+/* Wait for the mutex after a timeout or a spurious wakeup, then own it. */
 static void reacquire(struct rt_thread *self, struct rt_obj *mo, int depth, const void *site)
 {
 	if (mo->mutex.owner) {
@@ -25,11 +35,7 @@ static void reacquire(struct rt_thread *self, struct rt_obj *mo, int depth, cons
 		self->wobj = mo;
 		rt_block(self, EV_COND_WAKE, site);
 	}
-	mo->mutex.owner = self;
-	mo->mutex.count = depth;
-	for (int i = 0; i < depth; i++)
-		rt_held_add(self, mo, false);
-	rt_changed();
+	retake(self, mo, depth);
 }
 
 int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
@@ -62,11 +68,7 @@ int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
 		if (self->signalled) {
 			/* rt_block returned once the mutex was free: take it. */
 			self->signalled = false;
-			mo->mutex.owner = self;
-			mo->mutex.count = depth;
-			for (int i = 0; i < depth; i++)
-				rt_held_add(self, mo, false);
-			rt_changed();
+			retake(self, mo, depth);
 			return 0;
 		}
 	}
