@@ -204,6 +204,28 @@ static void record(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct
 
 /* ---- decisions ----------------------------------------------------------- */
 
+/* The thread to run next among n >= 1 candidates: the strategy decides when
+ * there is a choice, and the decision is numbered and, when it differs
+ * from the default, recorded. A pick of a thread whose wait cannot
+ * complete is its timeout. */
+static struct rt_thread *pick(const struct strat_candidate *cand, int n, int current)
+{
+	int idx = 0;
+	if (n > 1) {
+		struct strat_view view = { .step = rt.step, .current = current, .cand = cand, .ncand = n };
+		uint32_t d = (uint32_t)rt.ndecisions++;
+		int dflt = strat_default_pick(&view);
+		idx = rt.strat->pick(rt.strat_state[rt.plan.kind], &view);
+		if (idx < 0 || idx >= n)
+			idx = dflt;
+		if (idx != dflt)
+			record_decision(d, cand[idx].tid);
+	}
+	struct rt_thread *next = &rt.threads[cand[idx].tid];
+	next->timed_out = cand[idx].timeout;
+	return next;
+}
+
 static void decide(struct rt_thread *self)
 {
 	if (rt.dirty)
@@ -231,24 +253,7 @@ static void decide(struct rt_thread *self)
 		rt.strat->note(rt.strat_state[rt.plan.kind], STRAT_NOTE_STARVING, self->tid, rt.step);
 	}
 
-	int idx = 0;
-	if (n > 1) {
-		struct strat_view view = {
-			.step = rt.step,
-			.current = self_can ? self->tid : -1,
-			.cand = cand,
-			.ncand = n,
-		};
-		uint32_t d = (uint32_t)rt.ndecisions++;
-		idx = rt.strat->pick(rt.strat_state[rt.plan.kind], &view);
-		if (idx < 0 || idx >= n)
-			idx = strat_default_pick(&view);
-		if (idx != strat_default_pick(&view))
-			record_decision(d, cand[idx].tid);
-	}
-
-	struct rt_thread *next = &rt.threads[cand[idx].tid];
-	next->timed_out = cand[idx].timeout;
+	struct rt_thread *next = pick(cand, n, self_can ? self->tid : -1);
 	if (next == self)
 		return;
 	self->spin = 0;
@@ -323,18 +328,7 @@ void rt_thread_finish(struct rt_thread *self)
 		rt_self = NULL;
 		return; /* the last thread of a main() that called pthread_exit */
 	}
-	int idx = 0;
-	if (rt.ncand > 1) {
-		struct strat_view view = { rt.step, -1, rt.cand, rt.ncand };
-		uint32_t d = (uint32_t)rt.ndecisions++;
-		idx = rt.strat->pick(rt.strat_state[rt.plan.kind], &view);
-		if (idx < 0 || idx >= rt.ncand)
-			idx = strat_default_pick(&view);
-		if (idx != strat_default_pick(&view))
-			record_decision(d, rt.cand[idx].tid);
-	}
-	struct rt_thread *next = &rt.threads[rt.cand[idx].tid];
-	next->timed_out = rt.cand[idx].timeout;
+	struct rt_thread *next = pick(rt.cand, rt.ncand, -1);
 	rt_self = NULL;
 	hand_to(next);
 }
