@@ -12,7 +12,11 @@
  *                          plain run uses (default 0)
  *   SCHEDFUZZ_OUT=DIR      where failing inputs go (default .)
  *   SCHEDFUZZ_TIMEOUT=SEC  wall-clock limit per explored schedule (default 30)
- *   SCHEDFUZZ_STRATEGY=K   pin the strategy kind instead of the genome's
+ *   SCHEDFUZZ_STRATEGY=S   pin the strategy (e.g. pct:d=3) over the genome's;
+ *                          the explorer then makes plans of that strategy
+ *   SCHEDFUZZ_KEEP_GOING=1 the explorer runs all N schedules and prints
+ *                          "failures: X/N"
+ *   SCHEDFUZZ_PRINT_SCHEDULE=1  the explorer prints each schedule's plan
  *   SCHEDFUZZ_MAX_STEPS=N  scheduling points before a hang is reported
  *   SCHEDFUZZ_MEMORY=0     memory accesses are not scheduling points
  *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU
@@ -72,6 +76,27 @@ static const char *env_str(const char *name)
 	return s && *s ? s : NULL;
 }
 
+/* The main executable's mapped image, where its globals live. */
+static int find_exe_image(struct dl_phdr_info *info, size_t size, void *data)
+{
+	if (info->dlpi_addr != rt.exe_bias)
+		return 0;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+		if (a < lo)
+			lo = a;
+		if (a + ph->p_memsz > hi)
+			hi = a + ph->p_memsz;
+	}
+	rt.exe_lo = lo;
+	rt.exe_hi = hi;
+	return 1;
+}
+
 void rt_init(void)
 {
 	static bool done;
@@ -84,6 +109,7 @@ void rt_init(void)
 	struct link_map *lm = NULL;
 	if (dladdr1((void *)&rt_init, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm)
 		rt.exe_bias = lm->l_addr;
+	dl_iterate_phdr(find_exe_image, NULL);
 
 	static struct rt_result local_result;
 	rt.result = &local_result;
@@ -93,15 +119,14 @@ void rt_init(void)
 	rt.cfg.pin = env_u64("SCHEDFUZZ_PIN", 1) != 0;
 	rt.cfg.record_path = env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = env_str("SCHEDFUZZ_INPUT");
-	rt.cfg.strategy = env_str("SCHEDFUZZ_STRATEGY");
-	if (rt.cfg.strategy) {
-		bool known = false;
-		for (int k = 0; k < SF_KIND_COUNT; k++)
-			known |= strcmp(rt.cfg.strategy, sf_kind_name((enum sf_kind)k)) == 0;
-		if (!known) {
-			fprintf(stderr, "schedfuzz: unknown strategy '%s'\n", rt.cfg.strategy);
+	const char *spec = env_str("SCHEDFUZZ_STRATEGY");
+	if (spec) {
+		char err[256];
+		if (!sf_spec_parse(spec, &rt.cfg.spec, err, sizeof err)) {
+			fprintf(stderr, "schedfuzz: SCHEDFUZZ_STRATEGY=%s: %s\n", spec, err);
 			_exit(EXIT_SETUP);
 		}
+		rt.cfg.pinned = true;
 	}
 }
 
@@ -137,9 +162,13 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	return r;
 }
 
-static void random_genome(uint8_t out[SF_GENOME_HEADER], uint64_t seed)
+/* The genome of one schedule made from seed: a plan of the pinned
+ * strategy shaped by what earlier executions showed, or a random walk. */
+static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t seed, const struct sf_estimates *est)
 {
 	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = seed };
+	if (rt.cfg.pinned)
+		sf_plan_generate(&rt.cfg.spec, est, seed, &p);
 	sf_genome_encode(&p, NULL, 0, out, SF_GENOME_HEADER);
 }
 
@@ -225,12 +254,37 @@ static int save_input(const char *dir, const uint8_t *input, size_t size, char *
 	return 0;
 }
 
+/* Replay a failing input in a fresh child, output visible, and say whether
+ * it failed the same way (kind, steps and interleaving). */
+static void replay_check(const uint8_t *input, size_t size, const char *path,
+			 const struct rt_result *first, int argc, char **argv, char **envp,
+			 struct rt_result *shared, unsigned timeout)
+{
+	fprintf(stderr, "schedfuzz: replaying it:\n");
+	setenv("SCHEDFUZZ_INPUT", path, 1);
+	rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
+	struct child again = run_child(input, size, argc, argv, envp, shared, -1, timeout);
+	unsetenv("SCHEDFUZZ_INPUT");
+	rt.cfg.input_path = NULL;
+	if (again.failed && shared->fail == first->fail &&
+	    shared->fingerprint == first->fingerprint && shared->steps == first->steps)
+		fprintf(stderr, "schedfuzz: replay reproduced the failure "
+				"(same interleaving, %" PRIu64 " steps)\n",
+			first->steps);
+	else
+		fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: "
+				"the program depends on something outside the schedule "
+				"(time, randomness, uncontrolled threads)\n");
+}
+
 static int explore(uint64_t runs, int argc, char **argv, char **envp)
 {
 	uint64_t seed0 = env_u64("SCHEDFUZZ_SEED", 0);
 	unsigned timeout = (unsigned)env_u64("SCHEDFUZZ_TIMEOUT", 30);
 	const char *out = env_str("SCHEDFUZZ_OUT") ? env_str("SCHEDFUZZ_OUT") : ".";
 	bool verbose = env_u64("SCHEDFUZZ_VERBOSE", 0) != 0;
+	bool keep_going = env_u64("SCHEDFUZZ_KEEP_GOING", 0) != 0;
+	bool print_schedule = env_u64("SCHEDFUZZ_PRINT_SCHEDULE", 0) != 0;
 
 	struct rt_result *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
 					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -241,9 +295,20 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		return EXIT_SETUP;
 	}
 
+	/* What executions showed so far; it shapes the next plans only. */
+	static struct sf_estimates est;
+	uint64_t failures = 0;
+	bool saved_kind[F_COUNT + 1] = { false };
 	uint8_t genome[SF_GENOME_HEADER];
 	for (uint64_t i = 0; i < runs; i++) {
-		random_genome(genome, sf_derive_seed(seed0, i));
+		make_genome(genome, sf_derive_seed(seed0, i), &est);
+		if (print_schedule) {
+			struct sf_plan plan;
+			char text[1024];
+			sf_genome_decode(genome, sizeof genome, &plan);
+			sf_plan_format(&plan, text, sizeof text);
+			fprintf(stderr, "schedfuzz: schedule %" PRIu64 ": %s\n", i + 1, text);
+		}
 		if (quiet >= 0) {
 			ftruncate(quiet, 0);
 			lseek(quiet, 0, SEEK_SET);
@@ -257,33 +322,32 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 				(void)!write(2, buf, (size_t)n);
 			return EXIT_SETUP;
 		}
+		sf_estimates_merge(&est, &shared->seen);
 		if (!c.failed)
 			continue;
 
+		failures++;
 		struct rt_result first = *shared;
+		uint32_t kind = first.fail < F_COUNT ? first.fail : F_COUNT;
+		if (keep_going && saved_kind[kind])
+			continue; /* one saved input per kind of failure */
+		saved_kind[kind] = true;
 		char path[4096];
 		fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", i + 1,
 			runs, describe(&c, &first));
 		if (save_input(out, genome, sizeof genome, path, sizeof path) != 0)
 			return EXIT_SETUP;
 		fprintf(stderr, "schedfuzz: input saved to %s\n", path);
-		fprintf(stderr, "schedfuzz: replaying it:\n");
-		setenv("SCHEDFUZZ_INPUT", path, 1);
-		rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
-		struct child again = run_child(genome, sizeof genome, argc, argv, envp, shared, -1,
-					       timeout);
-		if (again.failed && shared->fail == first.fail &&
-		    shared->fingerprint == first.fingerprint && shared->steps == first.steps)
-			fprintf(stderr, "schedfuzz: replay reproduced the failure "
-					"(same interleaving, %" PRIu64 " steps)\n",
-				first.steps);
-		else
-			fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: "
-					"the program depends on something outside the schedule "
-					"(time, randomness, uncontrolled threads)\n");
+		replay_check(genome, sizeof genome, path, &first, argc, argv, envp, shared, timeout);
 		printf("%s\n", path);
 		fflush(stdout);
-		return 1;
+		if (!keep_going)
+			return 1;
+	}
+	if (keep_going) {
+		printf("failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
+		fflush(stdout);
+		return failures ? 1 : 0;
 	}
 	fprintf(stderr, "schedfuzz: no failure in %" PRIu64 " schedules (seed %" PRIu64 ")\n", runs,
 		seed0);
@@ -312,7 +376,7 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	if (input_path)
 		input = read_file(input_path, &size);
 	else
-		random_genome(genome, env_u64("SCHEDFUZZ_SEED", 0));
+		make_genome(genome, env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
 	return run_one(input, size, argc, argv, envp);
 }
 

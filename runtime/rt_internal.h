@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "generate.h"
+#include "spec.h"
 #include "strategy.h"
 
 #define RT_HIDDEN __attribute__((visibility("hidden")))
@@ -29,6 +31,7 @@
 #define RT_CALLER() __builtin_return_address(0)
 
 #define RT_MAX_THREADS 128  /* controlled threads per execution */
+_Static_assert(RT_MAX_THREADS <= STRAT_MAX_THREADS, "strategies know every thread");
 #define RT_MAX_HELD 16      /* locks one thread holds at once, for reports */
 #define RT_CTX_DEPTH 4      /* call sites kept per thread */
 #define RT_TRACE_SIZE 256   /* events kept for the report (power of two) */
@@ -203,6 +206,8 @@ struct rt_result {
 	uint64_t steps;
 	uint64_t fingerprint; /* of the interleaving: tids, kinds, sites */
 	uint64_t decisions;
+	/* What the explorer's plan generator learns from (generate.h). */
+	struct sf_estimates seen;
 };
 
 struct rt_config {
@@ -211,7 +216,8 @@ struct rt_config {
 	bool pin;           /* keep the execution on one CPU */
 	const char *record_path; /* write the executed schedule here */
 	const char *input_path;  /* the input being replayed, for reports */
-	const char *strategy;    /* pinned strategy kind, or NULL */
+	bool pinned;             /* SCHEDFUZZ_STRATEGY pins the strategy */
+	struct sf_spec spec;     /* ... to this */
 };
 
 struct rt_state {
@@ -238,6 +244,11 @@ struct rt_state {
 	size_t genome_size;
 	const struct strat_methods *strat;
 	void *strat_state[SF_KIND_COUNT];
+	void *sstate; /* strat_state of the plan's kind */
+
+	/* Change point counting for the strategy (strategy.h). */
+	struct strat_counting counting;
+	uint64_t locks; /* lock acquisitions so far */
 
 	/* Decisions that differ from the default, for SCHEDFUZZ_RECORD. */
 	struct sf_decision *rec;
@@ -249,6 +260,7 @@ struct rt_state {
 	bool reported;      /* a failure report has been printed */
 	struct rt_result *result; /* shared with the explorer's parent, or local */
 	uintptr_t exe_bias; /* load bias of the main executable */
+	uintptr_t exe_lo, exe_hi; /* its mapped image: where globals live */
 	int cpu;            /* CPU the execution is pinned to, -1 if none */
 };
 
@@ -396,6 +408,25 @@ RT_HIDDEN struct rt_obj *rt_obj_get(const void *addr, enum rt_otype type);
 RT_HIDDEN struct rt_obj *rt_obj_find(const void *addr);
 RT_HIDDEN void rt_obj_forget(const void *addr);
 RT_HIDDEN void rt_obj_reset_all(void);
+
+/* ---- rt_vars.c: variables for PCTVB (globals and heap allocation sites) */
+
+/* Start an execution: track variables if the plan counts their accesses. */
+RT_HIDDEN void rt_vars_begin(void);
+/* A memory event by self at addr, while the plan counts variables. */
+RT_HIDDEN void rt_vars_access(struct rt_thread *self, uintptr_t addr);
+/* The execution's variables, for the explorer's estimates. */
+RT_HIDDEN void rt_vars_profile(struct sf_estimates *out);
+/* A change point stream's count reached its mark: let the strategy act. */
+RT_HIDDEN void rt_fire(int stream, uint64_t count, struct rt_thread *self);
+
+/* ---- rt_heap.c: heap blocks and their allocation sites ------------------- */
+
+/* Record allocations (while a plan counts variables) or not. */
+RT_HIDDEN void rt_heap_track(bool on);
+/* The allocation site (an offset in the executable, or 0 outside it) of
+ * the tracked live block holding addr; false if there is none. */
+RT_HIDDEN bool rt_heap_site(uintptr_t addr, uint32_t *site);
 
 /* ---- rt_report.c: failures ---------------------------------------------- */
 

@@ -365,6 +365,9 @@ void rt_result_publish(enum rt_fail_kind fail)
 	r->steps = rt.step;
 	r->fingerprint = rt.fingerprint;
 	r->decisions = rt.ndecisions;
+	r->seen.events = rt.step;
+	r->seen.locks = rt.locks;
+	rt_vars_profile(&r->seen);
 	if (rt.cfg.record_path)
 		rt_record_write();
 }

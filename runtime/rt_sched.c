@@ -6,7 +6,12 @@
  * always complete by timing out. No candidate while threads are unfinished
  * is a deadlock, reported at once. The runtime, not the strategy, keeps
  * the record: the trace ring, the fingerprint of the interleaving, and the
- * decisions that differ from the default (an explicit schedule). */
+ * decisions that differ from the default (an explicit schedule).
+ *
+ * A scheduling point comes before its operation: the thread decides (and
+ * may be parked), and the event is recorded when the thread goes on to
+ * execute it. So the trace, the fingerprint and the change point counts
+ * follow the order in which operations really happened. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
@@ -176,6 +181,45 @@ static uint64_t stable_site(const void *site)
 	return off < (1u << 30) ? off : 0;
 }
 
+/* Lock acquisitions, as RPRO's deadlock mode counts them: taking a lock
+ * of any kind, retaking a mutex after a condition wait, a semaphore wait.
+ * A trylock counts whether or not it succeeds. */
+static const uint8_t ev_is_lock[EV_COUNT] = {
+	[EV_MUTEX_LOCK] = 1, [EV_MUTEX_TRYLOCK] = 1, [EV_RW_RDLOCK] = 1, [EV_RW_WRLOCK] = 1,
+	[EV_COND_WAIT] = 1,  [EV_COND_WAKE] = 1,     [EV_SEM_WAIT] = 1,
+};
+
+static const uint8_t ev_is_memory[EV_COUNT] = {
+	[EV_READ] = 1,	      [EV_WRITE] = 1,	   [EV_ATOMIC_LOAD] = 1,
+	[EV_ATOMIC_STORE] = 1, [EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,
+};
+
+void rt_fire(int stream, uint64_t count, struct rt_thread *self)
+{
+	rt.counting.next[stream] = rt.strat->fire(rt.sstate, stream, count, self->tid);
+}
+
+/* The event just recorded counts toward the strategy's change points. */
+static RT_NOINLINE void count(struct rt_thread *self, enum rt_ev ev, uintptr_t addr)
+{
+	switch (rt.counting.what) {
+	case SF_COUNT_EVENTS:
+		if (rt.step == rt.counting.next[0])
+			rt_fire(0, rt.step, self);
+		break;
+	case SF_COUNT_LOCKS:
+		if (ev_is_lock[ev] && rt.locks == rt.counting.next[0])
+			rt_fire(0, rt.locks, self);
+		break;
+	case SF_COUNT_VARS:
+		if (ev_is_memory[ev])
+			rt_vars_access(self, addr);
+		break;
+	case SF_COUNT_NONE:
+		break;
+	}
+}
+
 static void record(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
 		   uint32_t size, const void *site)
 {
@@ -200,6 +244,9 @@ static void record(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct
 	self->site = site;
 	uint64_t v = stable_site(site) ^ ((uint64_t)ev << 40) ^ ((uint64_t)self->tid << 48);
 	rt.fingerprint = (rt.fingerprint ^ v) * 0x100000001b3ull;
+	rt.locks += ev_is_lock[ev];
+	if (RT_UNLIKELY(rt.counting.what != SF_COUNT_NONE))
+		count(self, ev, addr);
 }
 
 /* ---- decisions ----------------------------------------------------------- */
@@ -215,7 +262,7 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 		struct strat_view view = { .step = rt.step, .current = current, .cand = cand, .ncand = n };
 		uint32_t d = (uint32_t)rt.ndecisions++;
 		int dflt = strat_default_pick(&view);
-		idx = rt.strat->pick(rt.strat_state[rt.plan.kind], &view);
+		idx = rt.strat->pick(rt.sstate, &view);
 		if (idx < 0 || idx >= n)
 			idx = dflt;
 		if (idx != dflt)
@@ -250,7 +297,7 @@ static void decide(struct rt_thread *self)
 		cand = others;
 		n = m;
 		self->spin = 0;
-		rt.strat->note(rt.strat_state[rt.plan.kind], STRAT_NOTE_STARVING, self->tid, rt.step);
+		rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->tid, rt.step);
 	}
 
 	struct rt_thread *next = pick(cand, n, self_can ? self->tid : -1);
@@ -264,7 +311,7 @@ static void decide(struct rt_thread *self)
 uint32_t rt_choose(enum strat_choice what, uint32_t n)
 {
 	uint32_t d = (uint32_t)rt.ndecisions++;
-	uint32_t v = rt.strat->choose(rt.strat_state[rt.plan.kind], what, n, rt.step);
+	uint32_t v = rt.strat->choose(rt.sstate, what, n, rt.step);
 	if (v >= n)
 		v = 0;
 	if (v != 0)
@@ -275,10 +322,11 @@ uint32_t rt_choose(enum strat_choice what, uint32_t n)
 void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
 	      uint32_t size, const void *site)
 {
+	self->site = site; /* where it stands while others run */
+	decide(self);
 	record(self, ev, addr, obj, size, site);
 	if (RT_UNLIKELY(rt.step > rt.cfg.max_steps))
 		rt_fail_hang();
-	decide(self);
 }
 
 int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
@@ -448,15 +496,18 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.genome = genome;
 	rt.genome_size = genome_size;
 	sf_genome_decode(genome, genome_size, &rt.plan);
-	if (rt.cfg.strategy) {
-		for (int k = 0; k < SF_KIND_COUNT; k++)
-			if (strcmp(rt.cfg.strategy, sf_kind_name((enum sf_kind)k)) == 0)
-				rt.plan.kind = (enum sf_kind)k;
-	}
+	if (rt.cfg.pinned)
+		sf_spec_pin(&rt.cfg.spec, &rt.plan);
 	rt.strat = strat_for_kind(rt.plan.kind);
 	if (!rt.strat_state[rt.plan.kind])
 		rt.strat_state[rt.plan.kind] = rt.strat->create();
-	rt.strat->begin(rt.strat_state[rt.plan.kind], &rt.plan);
+	rt.sstate = rt.strat_state[rt.plan.kind];
+	rt.strat->begin(rt.sstate, &rt.plan);
+	rt_memset(&rt.counting, 0, sizeof rt.counting);
+	if (rt.strat->counting)
+		rt.strat->counting(rt.sstate, &rt.counting);
+	rt.locks = 0;
+	rt_vars_begin();
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = sched_getcpu();

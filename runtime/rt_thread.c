@@ -118,7 +118,7 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	rt.nthreads++;
 	*th = t->real;
 	rt_changed();
-	rt.strat->note(rt.strat_state[rt.plan.kind], STRAT_NOTE_THREAD_CREATED, t->tid, rt.step);
+	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->tid, rt.step);
 	return 0;
 }
 

@@ -6,8 +6,11 @@ const struct strat_methods *strat_for_kind(enum sf_kind kind)
 	static const struct strat_methods *const table[SF_KIND_COUNT] = {
 		[SF_KIND_RANDOM] = &strat_random_walk,
 		[SF_KIND_EXPLICIT] = &strat_explicit,
+		[SF_KIND_PCT] = &strat_priority,
+		[SF_KIND_RPRO] = &strat_priority,
+		[SF_KIND_PCTVB] = &strat_priority,
 	};
-	_Static_assert(SF_KIND_COUNT == 2, "every kind has a strategy");
+	_Static_assert(SF_KIND_COUNT == 5, "every kind has a strategy");
 	return kind < SF_KIND_COUNT ? table[kind] : &strat_random_walk;
 }
 

@@ -12,6 +12,10 @@
 #include <stdint.h>
 
 #include "genome.h"
+#include "priority.h"
+
+/* Thread ids a strategy must handle: 0 .. STRAT_MAX_THREADS-1. */
+#define STRAT_MAX_THREADS 128
 
 /* One thread that may take the next step. Thread ids are creation-order
  * numbers: 0 is the thread that started the execution. */
@@ -43,6 +47,16 @@ enum strat_note {
 	STRAT_NOTE_COUNT
 };
 
+/* What the runtime counts for a strategy with change points, and when it
+ * must call fire(): when stream s's count reaches next[s] (0 = never). For
+ * SF_COUNT_VARS, stream s counts the accesses to variable var[s]. */
+struct strat_counting {
+	enum sf_count what;
+	int nstreams;
+	uint32_t var[SF_MAX_VARS];
+	uint64_t next[SF_MAX_VARS];
+};
+
 struct strat_methods {
 	const char *name;
 	/* State is allocated once per process and reused for every execution. */
@@ -54,10 +68,17 @@ struct strat_methods {
 	int (*pick)(void *state, const struct strat_view *view);
 	uint32_t (*choose)(void *state, enum strat_choice what, uint32_t n, uint64_t step);
 	void (*note)(void *state, enum strat_note what, int tid, uint64_t step);
+	/* Change points; NULL for strategies without. counting() is asked
+	 * once after begin. fire() is called when a stream's count reaches
+	 * its next value, tid having executed that event; it returns the
+	 * stream's next firing count, 0 for never. */
+	void (*counting)(void *state, struct strat_counting *c);
+	uint64_t (*fire)(void *state, int stream, uint64_t count, int tid);
 };
 
 extern const struct strat_methods strat_random_walk;
 extern const struct strat_methods strat_explicit;
+extern const struct strat_methods strat_priority; /* PCT, RPRO and PCTVB */
 
 /* The methods that run plans of this kind. */
 const struct strat_methods *strat_for_kind(enum sf_kind kind);

@@ -63,7 +63,7 @@ static void explicit_follows_its_list(void **state)
 {
 	struct sf_decision d[4] = { { 0, 2 }, { 2, 1 }, { 1, 0 }, { 3, 9 } };
 	struct sf_plan p = { .kind = SF_KIND_EXPLICIT };
-	uint8_t buf[64];
+	uint8_t buf[SF_GENOME_HEADER + 4 * SF_DECISION_BYTES];
 	size_t n = sf_genome_encode(&p, d, 4, buf, sizeof buf);
 	struct sf_plan q;
 	sf_genome_decode(buf, n, &q);

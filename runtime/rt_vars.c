@@ -1,0 +1,164 @@
+/* rt_vars.c - variables, as PCTVB counts them (ALGORITHMS.md, PCTVB).
+ *
+ * While a plan counts variables, every memory event is mapped to its
+ * variable: a tracked heap block's allocation site, else a global of the
+ * main executable (its address; a field or element is a variable of its
+ * own, as "a global (address)" reads). Memory that is neither (another
+ * library's data, the heap of allocations made before the execution) is
+ * not a variable and never counts. Ids are offsets in the executable, the
+ * same in every process (genome.h, SF_VAR_*).
+ *
+ * Per variable we keep the accesses so far, the first thread to touch it,
+ * and its rank among the variables that a second thread touched. A stream
+ * of the plan names a variable by id, or by that rank (bound when the
+ * variable becomes shared). Cost: one binary search over the live tracked
+ * blocks and one open-addressing probe per access; the table is reset in
+ * O(1) by a generation number and holds what this execution touched. */
+#include <stdlib.h>
+
+#include "rt_internal.h"
+
+extern void *__libc_calloc(size_t, size_t);
+extern void __libc_free(void *);
+
+struct var {
+	uint32_t id;
+	uint32_t gen;     /* live in this execution iff gen == vars.gen */
+	uint32_t count;   /* accesses so far */
+	uint16_t first;   /* first thread to access it */
+	int16_t rank;     /* order of becoming shared, -1 until then */
+};
+
+static struct {
+	bool on;
+	uint32_t gen;
+	struct var *t;
+	uint32_t cap, used; /* slots; live entries this execution */
+	int nshared;
+	int bound[SF_MAX_VARS]; /* per stream: slot of its variable, -1 unknown */
+} vars;
+
+void rt_vars_begin(void)
+{
+	vars.on = rt.counting.what == SF_COUNT_VARS;
+	rt_heap_track(vars.on);
+	if (!vars.on)
+		return;
+	if (++vars.gen == 0) { /* wrapped: really clear once in 2^32 */
+		rt_memset(vars.t, 0, vars.cap * sizeof *vars.t);
+		vars.gen = 1;
+	}
+	vars.used = 0;
+	vars.nshared = 0;
+	for (int s = 0; s < SF_MAX_VARS; s++)
+		vars.bound[s] = -1;
+}
+
+static uint32_t hash(uint32_t id)
+{
+	return (id * 0x9e3779b1u) ^ (id >> 15);
+}
+
+static bool grow(void)
+{
+	uint32_t cap = vars.cap ? vars.cap * 2 : 4096;
+	struct var *t = __libc_calloc(cap, sizeof *t); /* not a block of the program */
+	if (!t)
+		return false;
+	for (uint32_t i = 0; i < vars.cap; i++) {
+		struct var *v = &vars.t[i];
+		if (v->gen != vars.gen)
+			continue;
+		uint32_t j = hash(v->id) & (cap - 1);
+		while (t[j].gen == vars.gen)
+			j = (j + 1) & (cap - 1);
+		t[j] = *v;
+	}
+	/* Slots move: streams bound to a slot look their variable up again. */
+	for (int s = 0; s < SF_MAX_VARS; s++) {
+		if (vars.bound[s] < 0)
+			continue;
+		uint32_t id = vars.t[vars.bound[s]].id;
+		uint32_t j = hash(id) & (cap - 1);
+		while (t[j].id != id || t[j].gen != vars.gen)
+			j = (j + 1) & (cap - 1);
+		vars.bound[s] = (int)j;
+	}
+	__libc_free(vars.t);
+	vars.t = t;
+	vars.cap = cap;
+	return true;
+}
+
+/* The slot of variable id, created on first access; -1 if out of memory. */
+static int slot_of(uint32_t id, int tid)
+{
+	if ((vars.used + 1) * 4 > vars.cap * 3 && !grow())
+		return -1;
+	uint32_t j = hash(id) & (vars.cap - 1);
+	while (vars.t[j].gen == vars.gen) {
+		if (vars.t[j].id == id)
+			return (int)j;
+		j = (j + 1) & (vars.cap - 1);
+	}
+	vars.t[j] = (struct var){ .id = id, .gen = vars.gen, .first = (uint16_t)tid, .rank = -1 };
+	vars.used++;
+	/* A stream naming this id binds now. */
+	for (int s = 0; s < rt.counting.nstreams; s++)
+		if (rt.counting.var[s] == id)
+			vars.bound[s] = (int)j;
+	return (int)j;
+}
+
+static bool var_of(uintptr_t addr, uint32_t *id)
+{
+	uint32_t site;
+	if (rt_heap_site(addr, &site)) {
+		*id = SF_VAR_HEAP | site;
+		return true;
+	}
+	if (addr >= rt.exe_lo && addr < rt.exe_hi) {
+		*id = (uint32_t)(addr - rt.exe_bias);
+		return *id >= SF_VAR_AUTO_LIMIT; /* never mistaken for a rank */
+	}
+	return false;
+}
+
+void rt_vars_access(struct rt_thread *self, uintptr_t addr)
+{
+	uint32_t id;
+	if (!vars.on || !var_of(addr, &id))
+		return;
+	int j = slot_of(id, self->tid);
+	if (j < 0)
+		return;
+	struct var *v = &vars.t[j];
+	v->count++;
+	if (v->rank < 0 && v->first != self->tid) {
+		v->rank = (int16_t)vars.nshared++;
+		for (int s = 0; s < rt.counting.nstreams; s++)
+			if (rt.counting.var[s] == (uint32_t)v->rank && vars.bound[s] < 0)
+				vars.bound[s] = j;
+	}
+	for (int s = 0; s < rt.counting.nstreams; s++) {
+		/* >=: a stream bound late skips the marks its variable passed. */
+		if (vars.bound[s] == j && rt.counting.next[s] && v->count >= rt.counting.next[s])
+			rt_fire(s, v->count, self);
+	}
+}
+
+void rt_vars_profile(struct sf_estimates *out)
+{
+	out->nvars = 0;
+	if (!vars.on)
+		return;
+	/* Shared variables first, then the others, as long as room lasts. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < vars.cap && out->nvars < SF_EST_VARS; i++) {
+			const struct var *v = &vars.t[i];
+			if (v->gen != vars.gen || (v->rank >= 0) != (pass == 0))
+				continue;
+			out->vars[out->nvars++] = (struct sf_var_estimate){ v->id, v->count, v->rank >= 0 };
+		}
+	}
+}

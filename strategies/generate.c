@@ -1,0 +1,136 @@
+/* generate.c - plans drawn the way the papers draw them. */
+#include "generate.h"
+
+#include <string.h>
+
+#include "rng.h"
+
+void sf_estimates_merge(struct sf_estimates *into, const struct sf_estimates *run)
+{
+	if (run->events > into->events)
+		into->events = run->events;
+	if (run->locks > into->locks)
+		into->locks = run->locks;
+	for (uint32_t i = 0; i < run->nvars && i < SF_EST_VARS; i++) {
+		const struct sf_var_estimate *r = &run->vars[i];
+		uint32_t j = 0;
+		while (j < into->nvars && into->vars[j].id != r->id)
+			j++;
+		if (j == into->nvars) {
+			if (into->nvars == SF_EST_VARS)
+				continue;
+			into->vars[into->nvars++] = (struct sf_var_estimate){ r->id, 0, 0 };
+		}
+		if (r->accesses > into->vars[j].accesses)
+			into->vars[j].accesses = r->accesses;
+		into->vars[j].shared |= r->shared;
+	}
+}
+
+static uint32_t clamp_k(uint64_t k)
+{
+	return k == 0 ? 1 : k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+}
+
+/* n distinct words below range (fewer if range < n, then some repeat). */
+static void distinct_below(struct sf_rng *rng, uint64_t range, uint32_t *out, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int tries = 0;; tries++) {
+			out[i] = (uint32_t)(range <= UINT32_MAX ? sf_rng_below(rng, (uint32_t)range)
+								: sf_rng_next(rng));
+			bool seen = false;
+			for (int j = 0; j < i; j++)
+				seen |= out[j] == out[i];
+			if (!seen || (uint64_t)i >= range || tries > 64)
+				break;
+		}
+	}
+}
+
+static void choose_variables(struct sf_plan *plan, const struct sf_estimates *est,
+			     struct sf_rng *rng, int want)
+{
+	/* The variables two threads touched; all of them if none was. */
+	uint32_t pool[SF_EST_VARS], npool = 0;
+	for (uint32_t i = 0; i < est->nvars; i++)
+		if (est->vars[i].shared)
+			pool[npool++] = i;
+	if (npool == 0)
+		for (uint32_t i = 0; i < est->nvars; i++)
+			pool[npool++] = i;
+
+	if (npool == 0) {
+		/* Nothing seen yet: the first variables to become shared. */
+		plan->nvars = (uint8_t)want;
+		for (int v = 0; v < want; v++) {
+			plan->var[v] = (uint32_t)v;
+			plan->var_acc[v] = SF_DEFAULT_ACCESSES;
+		}
+		return;
+	}
+	int n = want < (int)npool ? want : (int)npool;
+	for (int v = 0; v < n; v++) { /* a partial Fisher-Yates shuffle */
+		uint32_t j = v + sf_rng_below(rng, npool - (uint32_t)v);
+		uint32_t t = pool[v];
+		pool[v] = pool[j];
+		pool[j] = t;
+		const struct sf_var_estimate *e = &est->vars[pool[v]];
+		plan->var[v] = e->id;
+		plan->var_acc[v] = e->accesses ? e->accesses : 1;
+	}
+	plan->nvars = (uint8_t)n;
+}
+
+void sf_plan_generate(const struct sf_spec *given, const struct sf_estimates *est, uint64_t seed,
+		      struct sf_plan *plan)
+{
+	struct sf_spec spec = *given;
+	sf_spec_complete(&spec);
+	struct sf_rng rng;
+	sf_rng_seed(&rng, seed);
+
+	memset(plan, 0, sizeof *plan);
+	plan->kind = spec.kind;
+	plan->seed = seed;
+	plan->depth = spec.depth;
+	plan->radius = spec.radius;
+	plan->flags = spec.flags;
+	plan->nvars = spec.nvars;
+	sf_plan_normalize(plan);
+	if (!sf_kind_has_priorities(plan->kind))
+		return;
+
+	bool locks = plan->flags & SF_FLAG_LOCKS;
+	uint64_t seen = locks ? est->locks : est->events;
+	plan->k = (spec.given & SF_SPEC_K) ? spec.k
+		  : clamp_k(seen ? seen : locks ? SF_DEFAULT_LOCK_K : SF_DEFAULT_K);
+	for (int t = 0; t < SF_PRIO_SLOTS; t++)
+		plan->prio[t] = (uint8_t)sf_rng_next(&rng);
+	for (int i = 0; i < SF_MAX_CP; i++)
+		plan->cp_key[i] = (uint8_t)sf_rng_next(&rng);
+
+	int ncp = plan->depth - 1;
+	switch (plan->kind) {
+	case SF_KIND_PCT:
+		distinct_below(&rng, plan->k, plan->cp, ncp);
+		break;
+	case SF_KIND_RPRO:
+		/* First anywhere; the others distinct offsets within the radius. */
+		distinct_below(&rng, plan->k, plan->cp, ncp ? 1 : 0);
+		if (ncp > 1)
+			distinct_below(&rng, 2ull * plan->radius, plan->cp + 1, ncp - 1);
+		break;
+	case SF_KIND_PCTVB: {
+		choose_variables(plan, est, &rng, plan->nvars);
+		uint64_t total = 0;
+		for (int v = 0; v < plan->nvars; v++)
+			total += plan->var_acc[v];
+		distinct_below(&rng, total, plan->cp, ncp);
+		break;
+	}
+	default:
+		break;
+	}
+	sf_plan_normalize(plan);
+}

@@ -1,0 +1,49 @@
+/* generate.h - making plans: what the built-in explorer runs, and seeds.
+ *
+ * This is the one place where earlier executions may influence a schedule:
+ * they shape the plans made next (PCT's k, PCTVB's variables and access
+ * counts), which are then written into the genome. Decoding never looks
+ * at them, so every plan made here replays in any fresh process. */
+#ifndef SCHEDFUZZ_GENERATE_H
+#define SCHEDFUZZ_GENERATE_H
+
+#include <stdint.h>
+
+#include "genome.h"
+#include "spec.h"
+
+#define SF_EST_VARS 64 /* variables an estimate keeps */
+
+/* One variable as seen in executions: its id (genome.h, SF_VAR_*), the
+ * most accesses one execution made to it, and whether two threads did. */
+struct sf_var_estimate {
+	uint32_t id;
+	uint32_t accesses;
+	uint8_t shared;
+};
+
+/* What executions so far have shown. Zero means "nothing seen yet". */
+struct sf_estimates {
+	uint64_t events; /* most events one execution had */
+	uint64_t locks;  /* most lock acquisitions one execution had */
+	uint32_t nvars;
+	struct sf_var_estimate vars[SF_EST_VARS];
+};
+
+/* k assumed when nothing has been seen. */
+#define SF_DEFAULT_K 1000
+#define SF_DEFAULT_LOCK_K 100
+#define SF_DEFAULT_ACCESSES 100
+
+/* Fold one execution's counts into the running estimate: maxima, and a
+ * variable is shared once any execution shared it. */
+void sf_estimates_merge(struct sf_estimates *into, const struct sf_estimates *run);
+
+/* A plan of the spec's kind (completed with defaults) drawn at random from
+ * seed, following the papers' distributions: distinct change points
+ * uniform over [1, k] (PCT), around a uniform first one (RPRO), or over
+ * the accesses of v variables chosen among the shared ones (PCTVB). */
+void sf_plan_generate(const struct sf_spec *spec, const struct sf_estimates *est, uint64_t seed,
+		      struct sf_plan *plan);
+
+#endif
