@@ -18,20 +18,31 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "genome.h"
+#include "spec.h"
+
 enum { OK = 0, FAILED = 1, SETUP = 2 };
 #define RUNTIME_SETUP_ERROR 3 /* the runtime's status for a setup error */
 
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy KIND]\n"
-		"                     [--max-steps N] [--timeout SEC] [--verbose] -- PROG [ARGS...]\n"
+		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
+		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
+		"                     -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] INPUT -- PROG [ARGS...]\n"
+		"       schedfuzz show INPUT...\n"
 		"\n"
 		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
-		"           failure, save its input in DIR (default .) and print its path\n"
+		"           failure, save its input in DIR (default .) and print its path.\n"
+		"           --keep-going runs all RUNS and ends with \"failures: X/N\"\n"
 		"  replay   run PROG once under the schedule in INPUT and print its report;\n"
 		"           --record writes the executed schedule as an explicit decision list\n"
+		"  show     print the schedule each INPUT encodes, in its readable form\n"
+		"\n"
+		"SPEC pins the strategy: random, pct:d=N, rpro:d=N,r=R[,locks], pctvb:d=N,v=V\n"
+		"(also k=N for pct and rpro, tb or notb for thread bounding). Without it, runs\n"
+		"are random walks and a fuzzer's genome chooses.\n"
 		"\n"
 		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
 }
@@ -152,7 +163,18 @@ static int cmd_run(int argc, char **argv)
 			i = need_value(argc, argv, i);
 			set_number("SCHEDFUZZ_TIMEOUT", a, argv[i]);
 		} else if (!strcmp(a, "--strategy")) {
-			setenv("SCHEDFUZZ_STRATEGY", argv[i = need_value(argc, argv, i)], 1);
+			const char *spec = argv[i = need_value(argc, argv, i)];
+			struct sf_spec parsed;
+			char err[256];
+			if (!sf_spec_parse(spec, &parsed, err, sizeof err)) {
+				fprintf(stderr, "schedfuzz: --strategy %s: %s\n", spec, err);
+				return SETUP;
+			}
+			setenv("SCHEDFUZZ_STRATEGY", spec, 1);
+		} else if (!strcmp(a, "--keep-going")) {
+			setenv("SCHEDFUZZ_KEEP_GOING", "1", 1);
+		} else if (!strcmp(a, "--print-schedule")) {
+			setenv("SCHEDFUZZ_PRINT_SCHEDULE", "1", 1);
 		} else if (!strcmp(a, "--verbose")) {
 			setenv("SCHEDFUZZ_VERBOSE", "1", 1);
 		} else {
@@ -219,6 +241,36 @@ static int cmd_replay(int argc, char **argv)
 	return FAILED;
 }
 
+static int cmd_show(int argc, char **argv)
+{
+	if (argc == 0) {
+		usage(stderr);
+		return SETUP;
+	}
+	int status = OK;
+	for (int i = 0; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		if (!f) {
+			fprintf(stderr, "schedfuzz: cannot read %s: %s\n", argv[i], strerror(errno));
+			status = SETUP;
+			continue;
+		}
+		/* The longest genome: the header and 65535 decisions. */
+		static uint8_t buf[SF_GENOME_HEADER + SF_MAX_DECISIONS * SF_DECISION_BYTES];
+		size_t n = fread(buf, 1, sizeof buf, f);
+		fclose(f);
+		struct sf_plan plan;
+		size_t used = sf_genome_decode(buf, n, &plan);
+		static char text[SF_MAX_DECISIONS * 16 + 256];
+		sf_plan_format(&plan, text, sizeof text);
+		printf("%s: %s", argv[i], text);
+		if (n > used)
+			printf(" (+%zu bytes of harness data)", n - used);
+		printf("\n");
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -229,6 +281,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return OK;

@@ -158,6 +158,12 @@ int main(int argc, char **argv)
 		push(&c, "-fsanitize=thread");
 		push(&c, "-fno-sanitize-link-runtime");
 		push(&c, "-Wno-unused-command-line-argument");
+		/* TSan drops the read of "x = x + 1" when a write to x follows in
+		 * the same block: for race detection the write covers it, but for
+		 * us the read is where a lost update begins, a scheduling point,
+		 * a change point for PCTVB and half of a MAP pattern. */
+		push(&c, "-mllvm");
+		push(&c, "-tsan-instrument-read-before-write=1");
 		if (!has_g)
 			push(&c, "-gline-tables-only");
 #if defined(__x86_64__)

@@ -363,6 +363,8 @@ static inline void rt_changed(void) { rt.dirty = true; }
 RT_HIDDEN bool rt_can_complete(const struct rt_thread *t);
 /* A decision among n >= 2 options other than a pick. */
 RT_HIDDEN uint32_t rt_choose(enum strat_choice what, uint32_t n);
+/* Self was picked for the first time and starts running its function. */
+RT_HIDDEN void rt_thread_started(struct rt_thread *self);
 /* Self has finished: hand the CPU on, never to run again. */
 RT_HIDDEN void rt_thread_finish(struct rt_thread *self);
 RT_HIDDEN struct rt_thread *rt_thread_by_real(pthread_t th);

@@ -363,6 +363,11 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 	rt_point(self, write ? EV_WRITE : EV_READ, addr, NULL, size, site);
 }
 
+void rt_thread_started(struct rt_thread *self)
+{
+	record(self, EV_THREAD_START, 0, NULL, 0, self->site);
+}
+
 void rt_thread_finish(struct rt_thread *self)
 {
 	record(self, EV_THREAD_EXIT, 0, NULL, 0, self->site);

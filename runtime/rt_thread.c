@@ -80,6 +80,10 @@ static void *trampoline(void *arg)
 	while (atomic_load_explicit(&t->go, memory_order_acquire) == 0)
 		rt_futex_wait(&t->go, 0);
 	rt_self = t;
+	/* Picked for the first time: its start is an event of its own, so a
+	 * change point can lower it before its first instruction (001's
+	 * "fake varaccess() before the first instruction of each thread"). */
+	rt_thread_started(t);
 
 	void *ret;
 	pthread_cleanup_push(on_thread_end, t);

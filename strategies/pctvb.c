@@ -5,7 +5,7 @@
  * Change point word cp[i] mod (a_1 + ... + a_v) indexes the pairs (x, j),
  * 1 <= j <= a_x, in order: "the j-th access to x". So with random words
  * every pair is equally likely, as in the paper. Labels are PCT's (the
- * genome's order); PCTVB plans normally set thread bounding, so that a
+ * genome's order), as "run as PCT" says; with thread bounding (tb) a
  * change point gives the next priority of the permutation instead (001
  * section 4, see priority.c).
  *

@@ -127,6 +127,6 @@ void sf_spec_complete(struct sf_spec *spec)
 	if (!(spec->given & SF_SPEC_NVARS))
 		spec->nvars = 1;
 	if (!(spec->given & SF_SPEC_FLAGS))
-		spec->flags = spec->kind == SF_KIND_PCTVB ? SF_FLAG_TB : 0;
+		spec->flags = 0;
 	spec->given |= SF_SPEC_DEPTH | SF_SPEC_RADIUS | SF_SPEC_NVARS | SF_SPEC_FLAGS;
 }

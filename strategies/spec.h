@@ -35,7 +35,7 @@ bool sf_spec_parse(const char *text, struct sf_spec *spec, char *err, size_t err
 void sf_spec_pin(const struct sf_spec *spec, struct sf_plan *plan);
 
 /* Fill what the spec leaves open with the defaults used to make plans:
- * pct d=3, rpro d=3 r=20, pctvb d=2 v=1 with thread bounding. */
+ * pct d=3, rpro d=3 r=20, pctvb d=2 v=1; thread bounding off. */
 void sf_spec_complete(struct sf_spec *spec);
 
 #endif

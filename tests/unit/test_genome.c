@@ -318,7 +318,7 @@ static void generated_pctvb_plans_prefer_shared_variables(void **state)
 	struct sf_estimates none = { 0 };
 	sf_plan_generate(&s, &none, 1, &p);
 	assert_int_equal(p.var[0], 0); /* nothing seen: "the first shared variable" */
-	assert_true(p.flags & SF_FLAG_TB);
+	assert_false(p.flags & SF_FLAG_TB); /* "run as PCT" unless asked */
 
 	struct sf_estimates est = { .events = 500, .nvars = 3 };
 	est.vars[0] = (struct sf_var_estimate){ 0x5000, 400, 0 };
