@@ -298,6 +298,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	/* What executions showed so far; it shapes the next plans only. */
 	static struct sf_estimates est;
 	uint64_t failures = 0;
+	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
 	uint8_t genome[SF_GENOME_HEADER];
 	for (uint64_t i = 0; i < runs; i++) {
@@ -323,6 +324,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			return EXIT_SETUP;
 		}
 		sf_estimates_merge(&est, &shared->seen);
+		if (shared->threads > max_threads)
+			max_threads = shared->threads;
 		if (!c.failed)
 			continue;
 
@@ -345,7 +348,11 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			return 1;
 	}
 	if (keep_going) {
+		/* What a paper's bound needs: n, and k (events or lock acquisitions). */
 		printf("failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
+		printf("threads: %" PRIu32 "\n", max_threads);
+		printf("events: %" PRIu64 "\n", est.events);
+		printf("lock_events: %" PRIu64 "\n", est.locks);
 		fflush(stdout);
 		return failures ? 1 : 0;
 	}

@@ -78,7 +78,7 @@ static void forget(void *p)
 	uint32_t i = upper(a);
 	if (i == 0 || heap.b[i - 1].lo != a)
 		return;
-	memmove(&heap.b[i - 1], &heap.b[i], (heap.n - i) * sizeof *heap.b);
+	REAL(memmove)(&heap.b[i - 1], &heap.b[i], (heap.n - i) * sizeof *heap.b);
 	heap.n--;
 }
 
@@ -96,7 +96,7 @@ static void remember(void *p, size_t size, const void *site)
 	while (j < heap.n && heap.b[j].lo < hi)
 		j++;
 	if (j > i) {
-		memmove(&heap.b[i], &heap.b[j], (heap.n - j) * sizeof *heap.b);
+		REAL(memmove)(&heap.b[i], &heap.b[j], (heap.n - j) * sizeof *heap.b);
 		heap.n -= j - i;
 	}
 	if (heap.n == heap.cap) {
@@ -107,7 +107,7 @@ static void remember(void *p, size_t size, const void *site)
 		heap.b = nb;
 		heap.cap = cap;
 	}
-	memmove(&heap.b[i + 1], &heap.b[i], (heap.n - i) * sizeof *heap.b);
+	REAL(memmove)(&heap.b[i + 1], &heap.b[i], (heap.n - i) * sizeof *heap.b);
 	uintptr_t off = (uintptr_t)site - rt.exe_bias;
 	heap.b[i] = (struct block){ lo, hi, (uintptr_t)site >= rt.exe_lo && (uintptr_t)site < rt.exe_hi
 						    ? (uint32_t)off : 0 };

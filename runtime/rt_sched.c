@@ -322,6 +322,8 @@ uint32_t rt_choose(enum strat_choice what, uint32_t n)
 void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
 	      uint32_t size, const void *site)
 {
+	if (RT_UNLIKELY(rt.reported))
+		return; /* the report is being written: nothing happens any more */
 	self->site = site; /* where it stands while others run */
 	decide(self);
 	record(self, ev, addr, obj, size, site);
