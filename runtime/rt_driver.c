@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -217,7 +218,10 @@ static struct child run_child(const uint8_t *input, size_t size, int argc, char 
 		if (quiet_fd >= 0) {
 			dup2(quiet_fd, 1);
 			dup2(quiet_fd, 2);
+			rt.cfg.brief = true;
 		}
+		/* Failures are expected here: no core files. */
+		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
 		alarm(timeout);
 		rt.result = shared;
 		int r = run_one(input, size, argc, argv, envp);

@@ -216,6 +216,7 @@ struct rt_config {
 	bool pin;           /* keep the execution on one CPU */
 	const char *record_path; /* write the executed schedule here */
 	const char *input_path;  /* the input being replayed, for reports */
+	bool brief;              /* reports are one line: nobody reads them */
 	bool pinned;             /* SCHEDFUZZ_STRATEGY pins the strategy */
 	struct sf_spec spec;     /* ... to this */
 };

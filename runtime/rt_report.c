@@ -326,6 +326,14 @@ static void print_footer(void)
 
 static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 {
+	if (rt.cfg.brief) {
+		/* Nobody reads this child's report: the explorer replays the
+		 * input it saves with the full one. Symbolizing costs more than
+		 * a whole execution. */
+		fprintf(stderr, "==schedfuzz== ERROR: %s: %s (thread T%d)\n", rt_fail_names[kind], msg,
+			rt_self ? rt_self->tid : -1);
+		return;
+	}
 	struct symtab st = { 0 };
 	st.cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3) + 8;
 	st.addr = calloc((size_t)st.cap, sizeof *st.addr);
