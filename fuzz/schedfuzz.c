@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "generate.h"
 #include "genome.h"
 #include "spec.h"
 
@@ -32,6 +33,7 @@ static void usage(FILE *to)
 		"                     -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz show INPUT...\n"
+		"       schedfuzz genome --strategy SPEC [--seed S] [-o FILE]\n"
 		"\n"
 		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
 		"           failure, save its input in DIR (default .) and print its path.\n"
@@ -39,6 +41,8 @@ static void usage(FILE *to)
 		"  replay   run PROG once under the schedule in INPUT and print its report;\n"
 		"           --record writes the executed schedule as an explicit decision list\n"
 		"  show     print the schedule each INPUT encodes, in its readable form\n"
+		"  genome   write a genome of strategy SPEC drawn from seed S (a fuzzing seed);\n"
+		"           k=N in SPEC sets the expected number of events (default 1000)\n"
 		"\n"
 		"SPEC pins the strategy: random, pct:d=N, rpro:d=N,r=R[,locks], pctvb:d=N,v=V\n"
 		"(also k=N for pct and rpro, tb or notb for thread bounding). Without it, runs\n"
@@ -271,6 +275,53 @@ static int cmd_show(int argc, char **argv)
 	return status;
 }
 
+static int cmd_genome(int argc, char **argv)
+{
+	const char *spec_text = NULL, *out = NULL;
+	uint64_t seed = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--strategy")) {
+			spec_text = argv[i = need_value(argc, argv, i)];
+		} else if (!strcmp(argv[i], "--seed")) {
+			i = need_value(argc, argv, i);
+			if (!numeric(argv[i])) {
+				fprintf(stderr, "schedfuzz: --seed takes a number, not '%s'\n", argv[i]);
+				return SETUP;
+			}
+			seed = strtoull(argv[i], NULL, 0);
+		} else if (!strcmp(argv[i], "-o")) {
+			out = argv[i = need_value(argc, argv, i)];
+		} else {
+			fprintf(stderr, "schedfuzz genome: unknown option '%s'\n", argv[i]);
+			return SETUP;
+		}
+	}
+	if (!spec_text) {
+		fprintf(stderr, "schedfuzz genome: --strategy SPEC is required\n");
+		return SETUP;
+	}
+	struct sf_spec spec;
+	char err[256];
+	if (!sf_spec_parse(spec_text, &spec, err, sizeof err)) {
+		fprintf(stderr, "schedfuzz: --strategy %s: %s\n", spec_text, err);
+		return SETUP;
+	}
+	struct sf_plan plan;
+	struct sf_estimates none = { 0 };
+	sf_plan_generate(&spec, &none, seed, &plan);
+	uint8_t buf[SF_GENOME_HEADER];
+	size_t n = sf_genome_encode(&plan, NULL, 0, buf, sizeof buf);
+	FILE *f = out ? fopen(out, "wb") : stdout;
+	if (!f || fwrite(buf, 1, n, f) != n || (out && fclose(f) != 0)) {
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", out ? out : "stdout", strerror(errno));
+		return SETUP;
+	}
+	char text[512];
+	sf_plan_format(&plan, text, sizeof text);
+	fprintf(stderr, "%s\n", text);
+	return OK;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -283,6 +334,8 @@ int main(int argc, char **argv)
 		return cmd_replay(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "show"))
 		return cmd_show(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "genome"))
+		return cmd_genome(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return OK;
