@@ -317,11 +317,11 @@ static void print_footer(void)
 	fprintf(stderr, "==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads)\n", plan,
 		(unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.nthreads);
 	const char *prog = rt_main_argv && rt_main_argv[0] ? rt_main_argv[0] : "PROG";
-	if (rt.cfg.input_path)
-		fprintf(stderr, "==schedfuzz== replay: schedfuzz replay %s -- %s\n", rt.cfg.input_path,
-			prog);
-	else
-		fprintf(stderr, "==schedfuzz== replay: schedfuzz replay <saved input> -- %s\n", prog);
+	/* A pinned strategy overrides the genome's: replay needs it too. */
+	const char *pin = rt.cfg.pinned ? getenv("SCHEDFUZZ_STRATEGY") : NULL;
+	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay %s -- %s\n",
+		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "",
+		rt.cfg.input_path ? rt.cfg.input_path : "<saved input>", prog);
 }
 
 static void report(enum rt_fail_kind kind, const void *site, const char *msg)

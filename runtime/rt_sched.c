@@ -220,8 +220,9 @@ static RT_NOINLINE void count(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 	}
 }
 
-static void record(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
-		   uint32_t size, const void *site)
+static inline __attribute__((always_inline)) void record(struct rt_thread *self, enum rt_ev ev,
+							  uintptr_t addr, struct rt_obj *obj,
+							  uint32_t size, const void *site)
 {
 	uint64_t s = ++rt.step;
 	struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
@@ -273,7 +274,13 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 	return next;
 }
 
-static void decide(struct rt_thread *self)
+/* The common case needs no decision: self is the only candidate. */
+static inline bool only_self(const struct rt_thread *self)
+{
+	return !rt.dirty && rt.ncand == 1 && rt.cand[0].tid == self->tid && !rt.cand[0].timeout;
+}
+
+static RT_NOINLINE void decide(struct rt_thread *self)
 {
 	if (rt.dirty)
 		refresh();
@@ -324,8 +331,10 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 {
 	if (RT_UNLIKELY(rt.reported))
 		return; /* the report is being written: nothing happens any more */
-	self->site = site; /* where it stands while others run */
-	decide(self);
+	if (!only_self(self)) {
+		self->site = site; /* where it stands while others run */
+		decide(self);
+	}
 	record(self, ev, addr, obj, size, site);
 	if (RT_UNLIKELY(rt.step > rt.cfg.max_steps))
 		rt_fail_hang();
