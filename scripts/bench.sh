@@ -5,6 +5,9 @@
 #   switch_us  one thread switch under control (us)
 #   exec_ratio controlled executions/s of a two-thread libFuzzer harness
 #              divided by the same harness built natively, run side by side
+# then the strategy table (scripts/bench/strategies.sh): for each zoo bug
+# and strategy, the probability per schedule over 10,000 schedules (1,000
+# with --quick), beside PCT's lower bound.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
@@ -47,3 +50,6 @@ t_sf=$(elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c2")
 echo "native_execs_per_s: $(awk -v t="$t_native" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
 echo "controlled_execs_per_s: $(awk -v t="$t_sf" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
 echo "exec_ratio: $(awk -v a="$t_native" -v b="$t_sf" 'BEGIN { printf "%.2f", a / b }')"
+
+if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
+"$top/scripts/bench/strategies.sh" "$table_runs"
