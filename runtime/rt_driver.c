@@ -163,13 +163,27 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	return r;
 }
 
-/* The genome of one schedule made from seed: a plan of the pinned
- * strategy shaped by what earlier executions showed, or a random walk. */
-static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t seed, const struct sf_estimates *est)
+/* The explorer's default, when no strategy is pinned: every other schedule
+ * a random walk (strongest on small programs), the rest rotating over the
+ * strategies that each win on some kind of bug (strategy table in the
+ * README): deeper bugs, deadlocks, corner variables. */
+static const char *const portfolio[] = { "pct:d=2", "pct:d=3", "rpro:d=3,r=20,locks", "pctvb:d=2,v=1" };
+
+/* The genome of schedule index made from seed: a plan of the pinned
+ * strategy, or of the portfolio's, shaped by what earlier executions
+ * showed. */
+static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t seed,
+			const struct sf_estimates *est)
 {
 	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = seed };
+	struct sf_spec spec;
+	char err[128];
 	if (rt.cfg.pinned)
 		sf_plan_generate(&rt.cfg.spec, est, seed, &p);
+	else if (index % 2 == 1 &&
+		 sf_spec_parse(portfolio[index / 2 % (sizeof portfolio / sizeof portfolio[0])], &spec, err,
+			       sizeof err))
+		sf_plan_generate(&spec, est, seed, &p);
 	sf_genome_encode(&p, NULL, 0, out, SF_GENOME_HEADER);
 }
 
@@ -306,7 +320,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	bool saved_kind[F_COUNT + 1] = { false };
 	uint8_t genome[SF_GENOME_HEADER];
 	for (uint64_t i = 0; i < runs; i++) {
-		make_genome(genome, sf_derive_seed(seed0, i), &est);
+		make_genome(genome, i, sf_derive_seed(seed0, i), &est);
 		if (print_schedule) {
 			struct sf_plan plan;
 			char text[1024];
@@ -387,7 +401,7 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	if (input_path)
 		input = read_file(input_path, &size);
 	else
-		make_genome(genome, env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
+		make_genome(genome, 0, env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
 	return run_one(input, size, argc, argv, envp);
 }
 

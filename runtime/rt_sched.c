@@ -284,7 +284,7 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 {
 	if (rt.dirty)
 		refresh();
-	if (RT_LIKELY(rt.ncand == 1 && rt.cand[0].tid == self->tid && !rt.cand[0].timeout))
+	if (RT_LIKELY(only_self(self)))
 		return;
 	if (rt.ncand == 0)
 		rt_fail_deadlock();
