@@ -4,6 +4,8 @@
 #   bound:D    rate >= 1/(n k^(D-1)), PCT's bound for depth D, with n and
 #              k as the explorer measured them (k counts lock acquisitions
 #              when SPEC has "locks")
+#   rpro:D:R   rate >= 1/(n k (2R)^(D-2)), RPRO's bound for depth D when
+#              the bug's radius is at most R
 #   vs:SPEC2   rate >= the rate of SPEC2 over the same number of schedules
 . "$(dirname "$0")/lib.sh"
 prog=$1 runs=$2 spec=$3 claim=$4
@@ -34,6 +36,13 @@ bound:*)
 		b = 1 / n; for (i = 1; i < d; i++) b /= k;
 		printf "measured %.6f, bound 1/(n k^(d-1)) = %.6f\n", f / r, b;
 		exit !(f / r >= b) }' || fail "below PCT's bound"
+	;;
+rpro:*)
+	IFS=: read -r _ d r <<<"$claim"
+	awk -v f="$f" -v runs="$runs" -v n="$n" -v k="$k" -v d="$d" -v r="$r" 'BEGIN {
+		b = 1 / (n * k); for (i = 2; i < d; i++) b /= 2 * r;
+		printf "measured %.6f, bound 1/(n k (2r)^(d-2)) = %.6f\n", f / runs, b;
+		exit !(f / runs >= b) }' || fail "below RPRO's bound"
 	;;
 vs:*)
 	other=${claim#vs:}
