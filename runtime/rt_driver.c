@@ -167,7 +167,13 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
  * a random walk (strongest on small programs), the rest rotating over the
  * strategies that each win on some kind of bug (strategy table in the
  * README): deeper bugs, deadlocks, corner variables. */
-static const char *const portfolio[] = { "pct:d=2", "pct:d=3", "rpro:d=3,r=20,locks", "pctvb:d=2,v=1" };
+static const struct sf_spec portfolio[] = {
+	{ .kind = SF_KIND_PCT, .given = SF_SPEC_DEPTH, .depth = 2 },
+	{ .kind = SF_KIND_PCT, .given = SF_SPEC_DEPTH, .depth = 3 },
+	{ .kind = SF_KIND_RPRO, .given = SF_SPEC_DEPTH | SF_SPEC_RADIUS | SF_SPEC_FLAGS, .depth = 3,
+	  .radius = 20, .flags = SF_FLAG_LOCKS },
+	{ .kind = SF_KIND_PCTVB, .given = SF_SPEC_DEPTH | SF_SPEC_NVARS, .depth = 2, .nvars = 1 },
+};
 
 /* The genome of schedule index made from seed: a plan of the pinned
  * strategy, or of the portfolio's, shaped by what earlier executions
@@ -176,14 +182,11 @@ static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t 
 			const struct sf_estimates *est)
 {
 	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = seed };
-	struct sf_spec spec;
-	char err[128];
 	if (rt.cfg.pinned)
 		sf_plan_generate(&rt.cfg.spec, est, seed, &p);
-	else if (index % 2 == 1 &&
-		 sf_spec_parse(portfolio[index / 2 % (sizeof portfolio / sizeof portfolio[0])], &spec, err,
-			       sizeof err))
-		sf_plan_generate(&spec, est, seed, &p);
+	else if (index % 2 == 1)
+		sf_plan_generate(&portfolio[index / 2 % (sizeof portfolio / sizeof portfolio[0])], est,
+				 seed, &p);
 	sf_genome_encode(&p, NULL, 0, out, SF_GENOME_HEADER);
 }
 
@@ -314,7 +317,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	}
 
 	/* What executions showed so far; it shapes the next plans only. */
-	static struct sf_estimates est;
+	struct sf_estimates est = { 0 };
 	uint64_t failures = 0;
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };

@@ -30,19 +30,25 @@ struct var {
 };
 
 static struct {
-	bool on;
 	uint32_t gen;
 	struct var *t;
 	uint32_t cap, used; /* slots; live entries this execution */
 	int nshared;
-	int bound[SF_MAX_VARS]; /* per stream: slot of its variable, -1 unknown */
+	/* Per stream: the id of its variable, once known (a stream naming a
+	 * rank learns it when that variable becomes shared). */
+	bool known[SF_MAX_VARS];
+	uint32_t bound[SF_MAX_VARS];
 } vars;
+
+static bool counting_vars(void)
+{
+	return rt.counting.what == SF_COUNT_VARS;
+}
 
 void rt_vars_begin(void)
 {
-	vars.on = rt.counting.what == SF_COUNT_VARS;
-	rt_heap_track(vars.on);
-	if (!vars.on)
+	rt_heap_track(counting_vars());
+	if (!counting_vars())
 		return;
 	if (++vars.gen == 0) { /* wrapped: really clear once in 2^32 */
 		rt_memset(vars.t, 0, vars.cap * sizeof *vars.t);
@@ -50,8 +56,10 @@ void rt_vars_begin(void)
 	}
 	vars.used = 0;
 	vars.nshared = 0;
-	for (int s = 0; s < SF_MAX_VARS; s++)
-		vars.bound[s] = -1;
+	for (int s = 0; s < SF_MAX_VARS; s++) {
+		vars.known[s] = rt.counting.var[s] >= SF_VAR_AUTO_LIMIT;
+		vars.bound[s] = rt.counting.var[s];
+	}
 }
 
 static uint32_t hash(uint32_t id)
@@ -74,16 +82,6 @@ static bool grow(void)
 			j = (j + 1) & (cap - 1);
 		t[j] = *v;
 	}
-	/* Slots move: streams bound to a slot look their variable up again. */
-	for (int s = 0; s < SF_MAX_VARS; s++) {
-		if (vars.bound[s] < 0)
-			continue;
-		uint32_t id = vars.t[vars.bound[s]].id;
-		uint32_t j = hash(id) & (cap - 1);
-		while (t[j].id != id || t[j].gen != vars.gen)
-			j = (j + 1) & (cap - 1);
-		vars.bound[s] = (int)j;
-	}
 	__libc_free(vars.t);
 	vars.t = t;
 	vars.cap = cap;
@@ -103,10 +101,6 @@ static int slot_of(uint32_t id, int tid)
 	}
 	vars.t[j] = (struct var){ .id = id, .gen = vars.gen, .first = (uint16_t)tid, .rank = -1 };
 	vars.used++;
-	/* A stream naming this id binds now. */
-	for (int s = 0; s < rt.counting.nstreams; s++)
-		if (rt.counting.var[s] == id)
-			vars.bound[s] = (int)j;
 	return (int)j;
 }
 
@@ -127,7 +121,7 @@ static bool var_of(uintptr_t addr, uint32_t *id)
 void rt_vars_access(struct rt_thread *self, uintptr_t addr)
 {
 	uint32_t id;
-	if (!vars.on || !var_of(addr, &id))
+	if (!var_of(addr, &id))
 		return;
 	int j = slot_of(id, self->tid);
 	if (j < 0)
@@ -137,12 +131,15 @@ void rt_vars_access(struct rt_thread *self, uintptr_t addr)
 	if (v->rank < 0 && v->first != self->tid) {
 		v->rank = (int16_t)vars.nshared++;
 		for (int s = 0; s < rt.counting.nstreams; s++)
-			if (rt.counting.var[s] == (uint32_t)v->rank && vars.bound[s] < 0)
-				vars.bound[s] = j;
+			if (!vars.known[s] && vars.bound[s] == (uint32_t)v->rank) {
+				vars.known[s] = true;
+				vars.bound[s] = id;
+			}
 	}
 	for (int s = 0; s < rt.counting.nstreams; s++) {
 		/* >=: a stream bound late skips the marks its variable passed. */
-		if (vars.bound[s] == j && rt.counting.next[s] && v->count >= rt.counting.next[s])
+		if (vars.known[s] && vars.bound[s] == id && rt.counting.next[s] &&
+		    v->count >= rt.counting.next[s])
 			rt_fire(s, v->count, self);
 	}
 }
@@ -150,7 +147,7 @@ void rt_vars_access(struct rt_thread *self, uintptr_t addr)
 void rt_vars_profile(struct sf_estimates *out)
 {
 	out->nvars = 0;
-	if (!vars.on)
+	if (!counting_vars())
 		return;
 	/* Shared variables first, then the others, as long as room lasts. */
 	for (int pass = 0; pass < 2; pass++) {

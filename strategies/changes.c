@@ -27,6 +27,17 @@ static bool before(const struct sf_change *a, const struct sf_change *b)
 	return a->label < b->label;
 }
 
+void sf_changes_sort(struct sf_change *c, int n)
+{
+	for (int i = 1; i < n; i++) { /* insertion sort: n < 8, and stable */
+		struct sf_change x = c[i];
+		int j = i;
+		for (; j > 0 && before(&x, &c[j - 1]); j--)
+			c[j] = c[j - 1];
+		c[j] = x;
+	}
+}
+
 int sf_plan_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP])
 {
 	int n;
@@ -43,13 +54,7 @@ int sf_plan_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP])
 	default:
 		return 0;
 	}
-	for (int i = 1; i < n; i++) {
-		struct sf_change c = out[i];
-		int j = i;
-		for (; j > 0 && before(&c, &out[j - 1]); j--)
-			out[j] = out[j - 1];
-		out[j] = c;
-	}
+	sf_changes_sort(out, n);
 	return n;
 }
 

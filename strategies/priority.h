@@ -40,6 +40,8 @@ typedef int64_t sf_prio;
  * many (at most depth - 1). */
 int sf_plan_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP]);
 enum sf_count sf_plan_counts(const struct sf_plan *plan);
+/* Sort change points by (stream, at, label), keeping the order of ties. */
+void sf_changes_sort(struct sf_change *c, int n);
 
 /* The kinds' readings, behind sf_plan_changes. */
 int sf_pct_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP]);

@@ -37,14 +37,8 @@ int sf_rpro_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP])
 		int64_t delta = o < (int64_t)r ? o - (int64_t)r : o - (int64_t)r + 1;
 		out[i] = (struct sf_change){ .at = clip(first + delta, k), .slot = (uint8_t)i };
 	}
-	/* Insertion sort by position; ties keep genome order. */
-	for (int i = 1; i < n; i++) {
-		struct sf_change c = out[i];
-		int j = i;
-		for (; j > 0 && out[j - 1].at > c.at; j--)
-			out[j] = out[j - 1];
-		out[j] = c;
-	}
+	/* By position (one stream, no labels yet); ties keep genome order. */
+	sf_changes_sort(out, n);
 	for (int i = 0; i < n; i++)
 		out[i].label = (uint8_t)(n - i);
 	return n;
