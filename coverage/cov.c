@@ -1,0 +1,130 @@
+/* cov.c - the tracker: splits events into objects and granules, runs
+ * HaPSet and MAP on them, and emits each feature once per execution.
+ *
+ * Once: coverage is a set (ALGORITHMS.md: a run covers a pair or an
+ * instance, or not), so the fuzzer must not see "the same pair, more
+ * often" as something new. Cost per event: at most COV_GRANULES granules,
+ * each a table probe, COV_LAST predecessors, and the pattern windows. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "cov_internal.h"
+
+#define COV_GRANULES 4 /* granules of one access that are tracked: 32 bytes */
+
+static void *pages(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int seen_grow(struct cov_seen *set)
+{
+	uint32_t cap = set->cap ? set->cap * 2 : 1024;
+	struct cov_seen_slot *t = pages((size_t)cap * sizeof *t);
+	if (!t)
+		return -1;
+	for (uint32_t i = 0; i < set->cap; i++) {
+		if (set->t[i].gen != set->gen)
+			continue;
+		uint32_t j = (uint32_t)set->t[i].hash & (cap - 1);
+		while (t[j].gen == set->gen)
+			j = (j + 1) & (cap - 1);
+		t[j] = set->t[i];
+	}
+	if (set->t)
+		munmap(set->t, (size_t)set->cap * sizeof *set->t);
+	set->t = t;
+	set->cap = cap;
+	return 0;
+}
+
+/* Add hash; true if it was not in the set (or the set is out of memory:
+ * then a feature may be emitted twice, never lost). */
+static bool seen_add(struct cov_seen *set, uint64_t hash)
+{
+	if ((set->used + 1) * 2 > set->cap && seen_grow(set) != 0)
+		return true;
+	uint32_t j = (uint32_t)hash & (set->cap - 1);
+	while (set->t[j].gen == set->gen) {
+		if (set->t[j].hash == hash)
+			return false;
+		j = (j + 1) & (set->cap - 1);
+	}
+	set->t[j].hash = hash;
+	set->t[j].gen = set->gen;
+	set->used++;
+	return true;
+}
+
+static void seen_reset(struct cov_seen *set)
+{
+	set->used = 0;
+	if (++set->gen == 0) {
+		if (set->t)
+			memset(set->t, 0, (size_t)set->cap * sizeof *set->t);
+		set->gen = 1;
+	}
+}
+
+void cov_emit(struct cov_state *s, struct cov_feature *f)
+{
+	if (seen_add(&s->seen, f->hash))
+		s->emit(s->arg, f);
+}
+
+/* ---- the tracker ------------------------------------------------------------ */
+
+struct cov_state *cov_create(void)
+{
+	struct cov_state *s = pages(sizeof *s);
+	if (s)
+		seen_reset(&s->seen);
+	return s;
+}
+
+void cov_destroy(struct cov_state *s)
+{
+	if (!s)
+		return;
+	cov_shadow_free(&s->shadow);
+	if (s->seen.t)
+		munmap(s->seen.t, (size_t)s->seen.cap * sizeof *s->seen.t);
+	munmap(s, sizeof *s);
+}
+
+void cov_begin(struct cov_state *s, unsigned what, cov_emit_fn *emit, void *arg)
+{
+	s->what = emit ? what & COV_BOTH : 0;
+	s->emit = emit;
+	s->arg = arg;
+	cov_shadow_reset(&s->shadow);
+	seen_reset(&s->seen);
+	s->wnext = s->wcount = 0;
+}
+
+void cov_event(struct cov_state *s, const struct cov_event *ev)
+{
+	if (!s->what || ev->op >= COV_OP_COUNT)
+		return;
+	if (!cov_op_is_memory(ev->op)) {
+		struct cov_cell *c;
+		if ((s->what & COV_HAPSET) && (c = cov_shadow_get(&s->shadow, ev->obj | COV_KEY_SYNC)))
+			cov_hapset_event(s, c, ev, 0xff);
+		return;
+	}
+	uintptr_t lo = ev->obj, hi = lo + (ev->size ? ev->size : 1);
+	uintptr_t g = cov_granule(lo);
+	for (int n = 0; g < hi && n < COV_GRANULES; g += 8, n++) {
+		uintptr_t a = lo > g ? lo : g, b = hi < g + 8 ? hi : g + 8;
+		uint8_t mask = (uint8_t)(((1u << (b - a)) - 1) << (a - g));
+		struct cov_cell *c = cov_shadow_get(&s->shadow, g);
+		if (!c)
+			return;
+		if (s->what & COV_HAPSET)
+			cov_hapset_event(s, c, ev, mask);
+		if (s->what & COV_MAP)
+			cov_map_access(s, c, ev, g, mask);
+	}
+}

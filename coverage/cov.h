@@ -1,0 +1,99 @@
+/* cov.h - interleaving coverage: HaPSet pairs and MAP memory access
+ * patterns (ALGORITHMS.md), computed from an execution's event stream.
+ *
+ * The runtime feeds every executed event (cov_event) and receives each
+ * feature it produces through a callback: the exporters turn features into
+ * fuzzer map entries, the coverage report collects them. Pure logic, no
+ * threads, no runtime internals: unit tests feed hand-made streams.
+ *
+ * Features are abstract (DESIGN.md, decision 9): sites, a local/remote flag,
+ * a short call context and pattern ids, never thread ids or addresses, so
+ * the same scenario gives the same feature in every run and process. */
+#ifndef SCHEDFUZZ_COV_H
+#define SCHEDFUZZ_COV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What an event does to its object, as the conflict rules see it. */
+enum cov_op {
+	COV_READ,	    /* memory: a load, atomic or not */
+	COV_WRITE,	    /* memory: a store, read-modify-write or CAS */
+	COV_ACQUIRE,	    /* lock: exclusive acquire (mutex, write lock, retake) */
+	COV_ACQUIRE_SHARED, /* lock: read lock */
+	COV_RELEASE,	    /* lock: unlock of a recursive mutex (others are ignored) */
+	COV_WAIT,	    /* condition or semaphore: wait */
+	COV_NOTIFY,	    /* condition or semaphore: signal, broadcast, post */
+	COV_OP_COUNT
+};
+
+static inline bool cov_op_is_memory(enum cov_op op)
+{
+	return op == COV_READ || op == COV_WRITE;
+}
+
+/* One executed event. Sites and contexts must be the same in every process
+ * (offsets in the executable), or features would not replay. */
+#define COV_CTX_MAX 4 /* call sites a statement may carry (HaPSet's c) */
+struct cov_event {
+	uintptr_t obj; /* memory address, or the sync object's address */
+	uint32_t size; /* bytes, memory events only */
+	uint32_t site; /* the instruction */
+	uint32_t ctx[COV_CTX_MAX]; /* the innermost call sites, innermost first */
+	uint8_t nctx;  /* how many of ctx are set: HaPSet's c, or fewer */
+	uint8_t op;    /* enum cov_op */
+	uint16_t tid;
+};
+
+/* Which features to compute. */
+enum { COV_HAPSET = 1, COV_MAP = 2, COV_BOTH = COV_HAPSET | COV_MAP };
+
+#define COV_MAP_PATTERNS 17
+#define COV_MAX_STEPS 4
+
+/* One feature, with what a report needs to explain it. */
+struct cov_feature {
+	uint64_t hash;	/* the feature's identity: xxHash of the fields below */
+	uint8_t kind;	/* COV_HAPSET or COV_MAP */
+	uint8_t pattern; /* MAP: 1..17 */
+	uint8_t nsteps;	/* HaPSet: 2 (predecessor, statement); MAP: 2..4 */
+	uint8_t nvars;	/* MAP: 1 or 2 */
+	uint32_t site[COV_MAX_STEPS];
+	/* HaPSet: the predecessor's and the statement's call contexts. */
+	uint32_t ctx[2][COV_CTX_MAX];
+	uint8_t nctx[2];
+	uintptr_t var[2]; /* MAP: the variables' granules (x, y); HaPSet: the object */
+	uint8_t write[COV_MAX_STEPS]; /* MAP: each step's access */
+};
+
+typedef void cov_emit_fn(void *arg, const struct cov_feature *f);
+
+struct cov_state;
+
+/* A tracker; NULL when out of memory. */
+struct cov_state *cov_create(void);
+void cov_destroy(struct cov_state *s);
+/* Start an execution: forget the last one in O(1). */
+void cov_begin(struct cov_state *s, unsigned what, cov_emit_fn *emit, void *arg);
+/* The execution just executed ev. */
+void cov_event(struct cov_state *s, const struct cov_event *ev);
+
+/* ---- MAP's total: the patterns possible from the sites seen (TC) -------- */
+
+/* The read and write sites seen on one variable. */
+struct cov_var_sites {
+	uint64_t reads, writes;
+};
+/* TC over n variables (ALGORITHMS.md, MAP): the instances of patterns 1-8
+ * per variable and of 9-17 per ordered pair of distinct variables, from
+ * the numbers of read and write sites. An over-estimate by construction. */
+double cov_map_total(const struct cov_var_sites *v, size_t n);
+/* The same, split by pattern: out[p] for p = 1..17 (out[0] unused). */
+void cov_map_total_by_pattern(const struct cov_var_sites *v, size_t n,
+			      double out[COV_MAP_PATTERNS + 1]);
+
+/* The steps of pattern p (1..17) as text, e.g. "a:R x, b:W x". */
+const char *cov_map_pattern_text(int p);
+
+#endif

@@ -1,0 +1,51 @@
+/* cov_internal.h - what the coverage files share: the tracker's state and
+ * the one way features leave it. */
+#ifndef SCHEDFUZZ_COV_INTERNAL_H
+#define SCHEDFUZZ_COV_INTERNAL_H
+
+#include "cov.h"
+#include "cov_shadow.h"
+
+#define COV_WINDOW 16 /* recent accesses, all variables: MAP patterns 9-17 */
+
+/* One access in the execution-wide window. */
+struct cov_wstep {
+	uintptr_t granule;
+	uint32_t site;
+	uint16_t tid;
+	uint8_t write;
+	uint8_t mask;
+};
+
+/* Features already emitted in this execution: each is emitted once. A
+ * set of hashes, open addressing, reset by generation like the shadow. */
+struct cov_seen_slot {
+	uint64_t hash;
+	uint32_t gen; /* in the set iff gen == cov_seen.gen */
+};
+struct cov_seen {
+	struct cov_seen_slot *t;
+	uint32_t cap, used, gen;
+};
+
+struct cov_state {
+	unsigned what;
+	cov_emit_fn *emit;
+	void *arg;
+	struct cov_shadow shadow;
+	struct cov_wstep window[COV_WINDOW];
+	uint32_t wnext, wcount;
+	struct cov_seen seen;
+};
+
+/* Hand f to the sink unless this execution emitted it already. */
+void cov_emit(struct cov_state *s, struct cov_feature *f);
+
+/* HaPSet's learning step for ev on one object (its cell). */
+void cov_hapset_event(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
+		      uint8_t mask);
+/* MAP's matching for an access to one granule; then the access is remembered. */
+void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
+		    uintptr_t granule, uint8_t mask);
+
+#endif

@@ -1,0 +1,70 @@
+/* cov_shadow.h - what coverage remembers per object during one execution:
+ * each thread's last event on it (HaPSet) and its recent accesses (MAP).
+ *
+ * Memory is tracked by 8-byte granule (ThreadSanitizer's unit): an access
+ * is an event on every granule it touches, with a byte mask, and two
+ * accesses are to the same variable when their masks overlap in one
+ * granule. Sync objects are keyed by address, tagged apart from memory.
+ * The table holds only what this execution touched and forgets it in O(1)
+ * (a generation number), so per-execution work never grows with history. */
+#ifndef SCHEDFUZZ_COV_SHADOW_H
+#define SCHEDFUZZ_COV_SHADOW_H
+
+#include <stdint.h>
+
+#include "cov.h"
+
+#define COV_LAST 4 /* threads per object whose last event is remembered */
+#define COV_HIST 8 /* accesses per granule remembered for MAP's patterns 1-8 */
+
+/* A thread's last event on the object, for HaPSet. */
+struct cov_last {
+	uint32_t seq;  /* the object's event number: orders events on it */
+	uint32_t site;
+	uint32_t ctx[COV_CTX_MAX];
+	uint16_t tid;
+	uint8_t op;
+	uint8_t mask;  /* bytes of the granule, memory only */
+	uint8_t nctx;
+};
+
+/* One access, for MAP. */
+struct cov_step {
+	uint32_t site;
+	uint16_t tid;
+	uint8_t write;
+	uint8_t mask;
+};
+
+struct cov_cell {
+	uintptr_t key;
+	uint32_t gen; /* live in this execution iff gen == the table's */
+	uint32_t seq; /* events on the object so far */
+	struct cov_last last[COV_LAST];
+	uint8_t nlast;
+	uint8_t nhist;	/* valid entries of hist, at most COV_HIST */
+	uint8_t hnext;	/* where the next access goes (ring) */
+	struct cov_step hist[COV_HIST];
+};
+
+struct cov_shadow {
+	struct cov_cell *t;
+	uint32_t cap;  /* slots, a power of two */
+	uint32_t used; /* live cells this execution */
+	uint32_t gen;
+};
+
+#define COV_KEY_SYNC 1 /* tag of sync objects' keys; granules are 8-aligned */
+
+static inline uintptr_t cov_granule(uintptr_t addr)
+{
+	return addr & ~(uintptr_t)7;
+}
+
+/* The cell of key, created empty on first touch; NULL if out of memory. */
+struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key);
+/* Forget every cell. */
+void cov_shadow_reset(struct cov_shadow *sh);
+void cov_shadow_free(struct cov_shadow *sh);
+
+#endif

@@ -1,0 +1,229 @@
+/* map_patterns.c - MAP's 17 memory access patterns (ALGORITHMS.md, MAP;
+ * paper 002 Table I), matched as an execution runs.
+ *
+ * A pattern is a sequence of steps (thread a or b, variable x or y, read or
+ * write). Steps match in execution order, not necessarily adjacent, with
+ * the last step being the access just executed. What is matched, and what
+ * is not (the bound):
+ *   - patterns 1-8 (one variable): among the last COV_HIST accesses to the
+ *     same granule whose bytes overlap the new access;
+ *   - patterns 9-17 (two variables): among the last COV_WINDOW accesses of
+ *     the whole execution, whatever their variable.
+ * Instances whose earlier steps fell out of these windows are not seen.
+ * Two accesses are to the same variable when they overlap in one granule.
+ *
+ * A covered instance is the pattern id and its sites in step order;
+ * threads and addresses are abstracted away. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "cov_hash.h"
+#include "cov_internal.h"
+
+static const char *const pattern_text[COV_MAP_PATTERNS + 1] = {
+	[1] = "a:R x, b:W x",
+	[2] = "a:W x, b:R x",
+	[3] = "a:W x, b:W x",
+	[4] = "a:R x, b:W x, a:R x",
+	[5] = "a:W x, b:W x, a:R x",
+	[6] = "a:W x, b:R x, a:W x",
+	[7] = "a:R x, b:W x, a:W x",
+	[8] = "a:W x, b:W x, a:W x",
+	[9] = "a:W x, b:W x, b:W y, a:W y",
+	[10] = "a:W x, b:W y, b:W x, a:W y",
+	[11] = "a:W x, b:W y, a:W y, b:W x",
+	[12] = "a:W x, b:R x, b:R y, a:W y",
+	[13] = "a:W x, b:R y, b:R x, a:W y",
+	[14] = "a:R x, b:W x, b:W y, a:R y",
+	[15] = "a:R x, b:W y, b:W x, a:R y",
+	[16] = "a:R x, b:W y, a:R y, b:W x",
+	[17] = "a:W x, b:R y, a:W y, b:R x",
+};
+
+const char *cov_map_pattern_text(int p)
+{
+	return p >= 1 && p <= COV_MAP_PATTERNS ? pattern_text[p] : "?";
+}
+
+/* A sequence of n steps as a number: per step, bit 0 = thread b, bit 1 =
+ * variable y, bit 2 = write; threads and variables named by first use. */
+#define SIG(n, bits) ((unsigned)((n) - 2) << 12 | (bits))
+static uint8_t sig_pattern[3 << 12];
+
+static void build_signatures(void)
+{
+	static bool built;
+	if (built)
+		return;
+	for (int p = 1; p <= COV_MAP_PATTERNS; p++) {
+		unsigned bits = 0, n = 0;
+		for (const char *t = pattern_text[p]; *t; t++) {
+			if (t[1] != ':')
+				continue;
+			unsigned step = (t[0] == 'b') | (t[4] == 'y') << 1 | (t[2] == 'W') << 2;
+			bits |= step << (3 * n++);
+		}
+		sig_pattern[SIG(n, bits)] = (uint8_t)p;
+	}
+	built = true;
+}
+
+struct mstep {
+	uintptr_t granule;
+	uint32_t site;
+	uint16_t tid;
+	uint8_t write;
+	uint8_t mask;
+};
+
+static bool same_var(const struct mstep *a, const struct mstep *b)
+{
+	return a->granule == b->granule && (a->mask & b->mask);
+}
+
+/* The pattern that steps st[0..n-1] (in execution order) form, 0 if none. */
+static int classify(const struct mstep *const *st, int n)
+{
+	const struct mstep *x = st[0], *y = NULL;
+	uint16_t ta = st[0]->tid, tb = 0;
+	bool has_b = false;
+	unsigned bits = 0;
+	for (int i = 0; i < n; i++) {
+		unsigned thr, var;
+		if (st[i]->tid == ta) {
+			thr = 0;
+		} else if (!has_b || st[i]->tid == tb) {
+			has_b = true;
+			tb = st[i]->tid;
+			thr = 1;
+		} else {
+			return 0; /* a third thread */
+		}
+		if (same_var(st[i], x)) {
+			var = 0;
+		} else if (!y || same_var(st[i], y)) {
+			y = y ? y : st[i];
+			var = 1;
+		} else {
+			return 0; /* a third variable */
+		}
+		bits |= (thr | var << 1 | (unsigned)st[i]->write << 2) << (3 * i);
+	}
+	return has_b ? sig_pattern[SIG(n, bits)] : 0;
+}
+
+static void emit_instance(struct cov_state *s, int p, const struct mstep *const *st, int n)
+{
+	struct cov_feature f = { .kind = COV_MAP, .pattern = (uint8_t)p, .nsteps = (uint8_t)n };
+	struct {
+		uint32_t tag, pattern, site[COV_MAX_STEPS];
+	} id = { 0x4d415000u /* "MAP" */, (uint32_t)p, { 0 } };
+	f.var[0] = st[0]->granule;
+	f.nvars = 1;
+	for (int i = 0; i < n; i++) {
+		f.site[i] = id.site[i] = st[i]->site;
+		f.write[i] = st[i]->write;
+		if (!same_var(st[i], st[0]) && f.nvars == 1) {
+			f.var[1] = st[i]->granule;
+			f.nvars = 2;
+		}
+	}
+	f.hash = cov_hash64(&id, sizeof id, 0);
+	cov_emit(s, &f);
+}
+
+static void match(struct cov_state *s, const struct mstep *const *st, int n)
+{
+	int p = classify(st, n);
+	if (p)
+		emit_instance(s, p, st, n);
+}
+
+/* Patterns 1-8 ending with e, from the granule's history h (oldest first). */
+static void match_one_variable(struct cov_state *s, const struct mstep *h, int nh,
+			       const struct mstep *e)
+{
+	for (int j = 0; j < nh; j++) {
+		if (h[j].tid == e->tid)
+			continue;
+		match(s, (const struct mstep *[]){ &h[j], e }, 2);
+		for (int i = 0; i < j; i++)
+			if (h[i].tid == e->tid)
+				match(s, (const struct mstep *[]){ &h[i], &h[j], e }, 3);
+	}
+}
+
+/* Patterns 9-17 ending with e, from the window w (oldest first). Every one
+ * has two steps of each thread, each thread touching x and y once: so e's
+ * thread has one earlier step on the other variable, and another thread
+ * has two, one on each variable. */
+static void match_two_variables(struct cov_state *s, const struct mstep *w, int nw,
+				const struct mstep *e)
+{
+	for (int k = 0; k < nw; k++) {
+		const struct mstep *own = &w[k];
+		if (own->tid != e->tid || same_var(own, e))
+			continue;
+		for (int i = 0; i < nw; i++) {
+			const struct mstep *p = &w[i];
+			if (p->tid == e->tid)
+				continue;
+			bool p_on_own = same_var(p, own);
+			if (!p_on_own && !same_var(p, e))
+				continue;
+			for (int j = i + 1; j < nw; j++) {
+				const struct mstep *q = &w[j];
+				if (q->tid != p->tid)
+					continue;
+				if (p_on_own ? !same_var(q, e) : !same_var(q, own))
+					continue;
+				/* Steps in execution order: own goes before, between
+				 * or after the other thread's two. */
+				const struct mstep *st[4];
+				if (k < i) {
+					st[0] = own, st[1] = p, st[2] = q;
+				} else if (k < j) {
+					st[0] = p, st[1] = own, st[2] = q;
+				} else {
+					st[0] = p, st[1] = q, st[2] = own;
+				}
+				st[3] = e;
+				match(s, st, 4);
+			}
+		}
+	}
+}
+
+void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
+		    uintptr_t granule, uint8_t mask)
+{
+	build_signatures();
+	const struct mstep e = { granule, ev->site, ev->tid, ev->op == COV_WRITE, mask };
+
+	/* This granule's history, oldest first, limited to overlapping bytes. */
+	struct mstep h[COV_HIST];
+	int nh = 0;
+	for (int i = 0; i < c->nhist; i++) {
+		const struct cov_step *st = &c->hist[(c->hnext + COV_HIST - c->nhist + i) % COV_HIST];
+		if (st->mask & mask)
+			h[nh++] = (struct mstep){ granule, st->site, st->tid, st->write, st->mask };
+	}
+	match_one_variable(s, h, nh, &e);
+
+	struct mstep w[COV_WINDOW];
+	int nw = 0;
+	for (uint32_t i = 0; i < s->wcount; i++) {
+		const struct cov_wstep *st = &s->window[(s->wnext + COV_WINDOW - s->wcount + i) % COV_WINDOW];
+		w[nw++] = (struct mstep){ st->granule, st->site, st->tid, st->write, st->mask };
+	}
+	match_two_variables(s, w, nw, &e);
+
+	c->hist[c->hnext] = (struct cov_step){ e.site, e.tid, e.write, e.mask };
+	c->hnext = (uint8_t)((c->hnext + 1) % COV_HIST);
+	if (c->nhist < COV_HIST)
+		c->nhist++;
+	s->window[s->wnext] = (struct cov_wstep){ granule, e.site, e.tid, e.write, e.mask };
+	s->wnext = (s->wnext + 1) % COV_WINDOW;
+	if (s->wcount < COV_WINDOW)
+		s->wcount++;
+}
