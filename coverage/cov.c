@@ -122,9 +122,17 @@ void cov_event(struct cov_state *s, const struct cov_event *ev)
 		struct cov_cell *c = cov_shadow_get(&s->shadow, g);
 		if (!c)
 			return;
+		if (!c->seq && !c->nhist && !c->first_site)
+			c->first_site = ev->site;
 		if (s->what & COV_HAPSET)
 			cov_hapset_event(s, c, ev, mask);
 		if (s->what & COV_MAP)
 			cov_map_access(s, c, ev, g, mask);
 	}
+}
+
+uint32_t cov_first_site(struct cov_state *s, uintptr_t addr)
+{
+	const struct cov_cell *c = cov_shadow_find(&s->shadow, cov_granule(addr));
+	return c ? c->first_site : 0;
 }

@@ -46,6 +46,12 @@ struct cov_event {
 	uint16_t tid;
 };
 
+/* Memory is tracked by 8-byte granule (ThreadSanitizer's unit). */
+static inline uintptr_t cov_granule(uintptr_t addr)
+{
+	return addr & ~(uintptr_t)7;
+}
+
 /* Which features to compute. */
 enum { COV_HAPSET = 1, COV_MAP = 2, COV_BOTH = COV_HAPSET | COV_MAP };
 
@@ -78,6 +84,9 @@ void cov_destroy(struct cov_state *s);
 void cov_begin(struct cov_state *s, unsigned what, cov_emit_fn *emit, void *arg);
 /* The execution just executed ev. */
 void cov_event(struct cov_state *s, const struct cov_event *ev);
+/* The site of the first event on addr's granule in this execution; 0 if
+ * none (or unknown). The report names memory that has no symbol by it. */
+uint32_t cov_first_site(struct cov_state *s, uintptr_t addr);
 
 /* ---- MAP's total: the patterns possible from the sites seen (TC) -------- */
 

@@ -62,6 +62,19 @@ struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key)
 	return c;
 }
 
+struct cov_cell *cov_shadow_find(const struct cov_shadow *sh, uintptr_t key)
+{
+	if (!sh->cap)
+		return NULL;
+	uint32_t j = slot_hash(key) & (sh->cap - 1);
+	while (sh->t[j].gen == sh->gen) {
+		if (sh->t[j].key == key)
+			return &sh->t[j];
+		j = (j + 1) & (sh->cap - 1);
+	}
+	return NULL;
+}
+
 void cov_shadow_reset(struct cov_shadow *sh)
 {
 	sh->used = 0;

@@ -40,6 +40,7 @@ struct cov_cell {
 	uintptr_t key;
 	uint32_t gen; /* live in this execution iff gen == the table's */
 	uint32_t seq; /* events on the object so far */
+	uint32_t first_site; /* of the first event on it */
 	struct cov_last last[COV_LAST];
 	uint8_t nlast;
 	uint8_t nhist;	/* valid entries of hist, at most COV_HIST */
@@ -56,13 +57,10 @@ struct cov_shadow {
 
 #define COV_KEY_SYNC 1 /* tag of sync objects' keys; granules are 8-aligned */
 
-static inline uintptr_t cov_granule(uintptr_t addr)
-{
-	return addr & ~(uintptr_t)7;
-}
-
 /* The cell of key, created empty on first touch; NULL if out of memory. */
 struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key);
+/* The cell of key if this execution touched it, else NULL. */
+struct cov_cell *cov_shadow_find(const struct cov_shadow *sh, uintptr_t key);
 /* Forget every cell. */
 void cov_shadow_reset(struct cov_shadow *sh);
 void cov_shadow_free(struct cov_shadow *sh);

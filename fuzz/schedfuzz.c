@@ -18,12 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cov_report.h"
 #include "generate.h"
 #include "genome.h"
+#include "program.h"
 #include "spec.h"
 
-enum { OK = 0, FAILED = 1, SETUP = 2 };
-#define RUNTIME_SETUP_ERROR 3 /* the runtime's status for a setup error */
 
 static void usage(FILE *to)
 {
@@ -34,6 +34,7 @@ static void usage(FILE *to)
 		"       schedfuzz replay [--record FILE] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz show INPUT...\n"
 		"       schedfuzz genome --strategy SPEC [--seed S] [-o FILE]\n"
+		"       schedfuzz cov [--json] [--timeout SEC] CORPUS -- PROG [ARGS...]\n"
 		"\n"
 		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
 		"           failure, save its input in DIR (default .) and print its path.\n"
@@ -43,80 +44,14 @@ static void usage(FILE *to)
 		"  show     print the schedule each INPUT encodes, in its readable form\n"
 		"  genome   write a genome of strategy SPEC drawn from seed S (a fuzzing seed);\n"
 		"           k=N in SPEC sets the expected number of events (default 1000)\n"
+		"  cov      replay every input of CORPUS (a directory or a file) and report the\n"
+		"           interleaving coverage: HaPSet pairs, MAP patterns against MAP's estimate\n"
 		"\n"
 		"SPEC pins the strategy: random, pct:d=N, rpro:d=N,r=R[,locks], pctvb:d=N,v=V\n"
 		"(also k=N for pct and rpro, tb or notb for thread bounding). Without it, runs\n"
 		"are random walks and a fuzzer's genome chooses.\n"
 		"\n"
 		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
-}
-
-/* The program as execvp would find it, or NULL. */
-static char *resolve(const char *prog)
-{
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0 ? strdup(prog) : NULL;
-	const char *path = getenv("PATH");
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		const char *e = strchr(p, ':');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char *cand;
-		if (asprintf(&cand, "%.*s/%s", (int)len, p, prog) >= 0) {
-			if (access(cand, X_OK) == 0)
-				return cand;
-			free(cand);
-		}
-		p += len + (e ? 1 : 0);
-	}
-	return NULL;
-}
-
-static bool built_with_schedfuzz(const char *path)
-{
-	static const char marker[] = "schedfuzz-runtime-v1";
-	int fd = open(path, O_RDONLY);
-	struct stat st;
-	bool found = false;
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
-		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map != MAP_FAILED) {
-			found = memmem(map, (size_t)st.st_size, marker, sizeof marker - 1) != NULL;
-			munmap(map, (size_t)st.st_size);
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return found;
-}
-
-/* Run the program; its status word, or -1. */
-static int run_program(char **prog_argv)
-{
-	char *path = resolve(prog_argv[0]);
-	if (!path) {
-		fprintf(stderr, "schedfuzz: %s: no such program\n", prog_argv[0]);
-		return -1;
-	}
-	if (!built_with_schedfuzz(path)) {
-		fprintf(stderr, "schedfuzz: %s was not built with schedfuzz-cc (no runtime in it)\n", path);
-		return -1;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "schedfuzz: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		execv(path, prog_argv);
-		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return status;
 }
 
 static int need_value(int argc, char **argv, int i)
@@ -198,7 +133,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	setenv("SCHEDFUZZ_OUT", out, 1);
 	unsetenv("SCHEDFUZZ_INPUT");
-	int status = run_program(argv + i + 1);
+	char *path = program_check(argv + i + 1);
+	int status = path ? program_run(path, argv + i + 1, false, 0) : -1;
+	free(path);
 	if (status < 0)
 		return SETUP;
 	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1))
@@ -235,7 +172,9 @@ static int cmd_replay(int argc, char **argv)
 	}
 	setenv("SCHEDFUZZ_INPUT", input, 1);
 	unsetenv("SCHEDFUZZ_RUNS");
-	int status = run_program(argv + i + 1);
+	char *path = program_check(argv + i + 1);
+	int status = path ? program_run(path, argv + i + 1, false, 0) : -1;
+	free(path);
 	if (status < 0)
 		return SETUP;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -336,6 +275,8 @@ int main(int argc, char **argv)
 		return cmd_show(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "genome"))
 		return cmd_genome(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "cov"))
+		return cmd_cov(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return OK;

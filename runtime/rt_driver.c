@@ -54,8 +54,6 @@ int __real_main(int argc, char **argv, char **envp);
 extern int __real_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) __attribute__((weak));
 extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
-enum { EXIT_SETUP = 3 };
-
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
 	const char *s = getenv(name);
@@ -66,7 +64,7 @@ static uint64_t env_u64(const char *name, uint64_t dflt)
 	uint64_t v = strtoull(s, &end, 0);
 	if (errno || *end) {
 		fprintf(stderr, "schedfuzz: %s=%s is not a number\n", name, s);
-		_exit(EXIT_SETUP);
+		_exit(RT_EXIT_SETUP);
 	}
 	return v;
 }
@@ -125,10 +123,11 @@ void rt_init(void)
 		char err[256];
 		if (!sf_spec_parse(spec, &rt.cfg.spec, err, sizeof err)) {
 			fprintf(stderr, "schedfuzz: SCHEDFUZZ_STRATEGY=%s: %s\n", spec, err);
-			_exit(EXIT_SETUP);
+			_exit(RT_EXIT_SETUP);
 		}
 		rt.cfg.pinned = true;
 	}
+	rt_cov_init();
 }
 
 /* ---- one execution ------------------------------------------------------------------ */
@@ -195,7 +194,7 @@ static uint8_t *read_file(const char *path, size_t *size)
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", path, strerror(errno));
-		_exit(EXIT_SETUP);
+		_exit(RT_EXIT_SETUP);
 	}
 	size_t cap = 4096, n = 0;
 	uint8_t *buf = malloc(cap);
@@ -207,7 +206,7 @@ static uint8_t *read_file(const char *path, size_t *size)
 	fclose(f);
 	if (!buf) {
 		fprintf(stderr, "schedfuzz: out of memory reading %s\n", path);
-		_exit(EXIT_SETUP);
+		_exit(RT_EXIT_SETUP);
 	}
 	*size = n;
 	return buf;
@@ -229,7 +228,7 @@ static struct child run_child(const uint8_t *input, size_t size, int argc, char 
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "schedfuzz: fork: %s\n", strerror(errno));
-		_exit(EXIT_SETUP);
+		_exit(RT_EXIT_SETUP);
 	}
 	if (pid == 0) {
 		if (quiet_fd >= 0) {
@@ -247,7 +246,7 @@ static struct child run_child(const uint8_t *input, size_t size, int argc, char 
 	while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR)
 		;
 	c.timed_out = WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGALRM;
-	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == EXIT_SETUP;
+	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP;
 	c.failed = !(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
 	return c;
 }
@@ -313,7 +312,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	int quiet = verbose ? -1 : memfd_create("schedfuzz-child-output", 0);
 	if (shared == MAP_FAILED) {
 		fprintf(stderr, "schedfuzz: mmap: %s\n", strerror(errno));
-		return EXIT_SETUP;
+		return RT_EXIT_SETUP;
 	}
 
 	/* What executions showed so far; it shapes the next plans only. */
@@ -342,7 +341,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			ssize_t n = quiet >= 0 ? pread(quiet, buf, sizeof buf, 0) : 0;
 			if (n > 0)
 				(void)!write(2, buf, (size_t)n);
-			return EXIT_SETUP;
+			return RT_EXIT_SETUP;
 		}
 		sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
@@ -360,7 +359,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", i + 1,
 			runs, describe(&c, &first));
 		if (save_input(out, genome, sizeof genome, path, sizeof path) != 0)
-			return EXIT_SETUP;
+			return RT_EXIT_SETUP;
 		fprintf(stderr, "schedfuzz: input saved to %s\n", path);
 		replay_check(genome, sizeof genome, path, &first, argc, argv, envp, shared, timeout);
 		printf("%s\n", path);
@@ -391,8 +390,10 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	const char *runs = env_str("SCHEDFUZZ_RUNS");
 	bool harness = __real_LLVMFuzzerTestOneInput != NULL;
 
-	if (harness && !input_path && !runs)
+	if (harness && !input_path && !runs) {
+		rt.under_libfuzzer = true; /* it reads our coverage */
 		return __real_main(argc, argv, envp); /* the fuzzing engine's main */
+	}
 	if (harness && LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);
 	if (runs)

@@ -58,13 +58,20 @@ static uint32_t upper(uintptr_t addr)
 	return lo;
 }
 
-bool rt_heap_site(uintptr_t addr, uint32_t *site)
+bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start)
 {
 	uint32_t i = upper(addr);
 	if (i == 0 || addr >= heap.b[i - 1].hi)
 		return false;
 	*site = heap.b[i - 1].site;
+	*start = heap.b[i - 1].lo;
 	return true;
+}
+
+bool rt_heap_site(uintptr_t addr, uint32_t *site)
+{
+	uintptr_t start;
+	return rt_heap_block(addr, site, &start);
 }
 
 static bool tracking(void)

@@ -37,6 +37,7 @@ _Static_assert(RT_MAX_THREADS <= STRAT_MAX_THREADS, "strategies know every threa
 #define RT_TRACE_SIZE 256   /* events kept for the report (power of two) */
 #define RT_SPIN_LIMIT 100   /* yields or spins before a thread must give way */
 #define RT_DEFAULT_MAX_STEPS 2000000
+#define RT_EXIT_SETUP 3     /* exit status: the run could not start (bad setting) */
 
 /* ---- events ------------------------------------------------------------ */
 
@@ -219,11 +220,16 @@ struct rt_config {
 	bool brief;              /* reports are one line: nobody reads them */
 	bool pinned;             /* SCHEDFUZZ_STRATEGY pins the strategy */
 	struct sf_spec spec;     /* ... to this */
+	unsigned coverage;       /* SCHEDFUZZ_COVERAGE: COV_HAPSET | COV_MAP */
+	unsigned hapset_context; /* call sites in a HaPSet statement (c) */
+	const char *cov_dump;    /* SCHEDFUZZ_COV_DUMP: append features here */
 };
 
 struct rt_state {
 	bool active; /* inside an execution */
 	bool harness; /* started by LLVMFuzzerTestOneInput, not main() */
+	bool under_libfuzzer; /* main() was handed to libFuzzer */
+	bool cov_on;  /* this execution computes interleaving coverage */
 	struct rt_config cfg;
 
 	struct rt_thread threads[RT_MAX_THREADS];
@@ -267,6 +273,14 @@ struct rt_state {
 
 extern struct rt_state rt RT_HIDDEN;
 extern __thread struct rt_thread *rt_self RT_HIDDEN;
+
+/* Only the part of a site that is the same in every process: an offset
+ * into the executable, or nothing for code in shared libraries. */
+static inline uint32_t rt_stable_site(const void *site)
+{
+	uintptr_t off = (uintptr_t)site - rt.exe_bias;
+	return off < (1u << 30) ? (uint32_t)off : 0;
+}
 
 /* ---- rt_real.c: the real functions behind the interposed ones ---------- */
 
@@ -423,6 +437,19 @@ RT_HIDDEN void rt_vars_profile(struct sf_estimates *out);
 /* A change point stream's count reached its mark: let the strategy act. */
 RT_HIDDEN void rt_fire(int stream, uint64_t count, struct rt_thread *self);
 
+/* ---- rt_cov.c: interleaving coverage, to the fuzzers and the report ---- */
+
+/* Read SCHEDFUZZ_COVERAGE and friends; exits with a one-line reason. */
+RT_HIDDEN void rt_cov_init(void);
+/* Start an execution: coverage is on when a fuzzer reads it or a dump is
+ * asked for, and SCHEDFUZZ_COVERAGE is not none. */
+RT_HIDDEN void rt_cov_begin(void);
+/* The event just recorded. */
+RT_HIDDEN void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+			    struct rt_obj *obj, uint32_t size, const void *site);
+/* The execution ended (either way): write the dump, if asked for. */
+RT_HIDDEN void rt_cov_end(void);
+
 /* ---- rt_heap.c: heap blocks and their allocation sites ------------------- */
 
 /* Record allocations (while a plan counts variables) or not. */
@@ -430,6 +457,8 @@ RT_HIDDEN void rt_heap_track(bool on);
 /* The allocation site (an offset in the executable, or 0 outside it) of
  * the tracked live block holding addr; false if there is none. */
 RT_HIDDEN bool rt_heap_site(uintptr_t addr, uint32_t *site);
+/* The same, with where the block starts. */
+RT_HIDDEN bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start);
 
 /* ---- rt_report.c: failures ---------------------------------------------- */
 

@@ -378,6 +378,7 @@ void rt_result_publish(enum rt_fail_kind fail)
 	rt_vars_profile(&r->seen);
 	if (rt.cfg.record_path)
 		rt_record_write();
+	rt_cov_end();
 }
 
 static RT_NORETURN void die(void)

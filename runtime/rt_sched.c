@@ -173,14 +173,6 @@ static void record_decision(uint32_t index, uint16_t value)
 	rt.nrec++;
 }
 
-/* Only the part of a site that is the same in every process: an offset
- * into the executable, or nothing for code in shared libraries. */
-static uint64_t stable_site(const void *site)
-{
-	uintptr_t off = (uintptr_t)site - rt.exe_bias;
-	return off < (1u << 30) ? off : 0;
-}
-
 /* Lock acquisitions, as RPRO's deadlock mode counts them: taking a lock
  * of any kind, retaking a mutex after a condition wait, a semaphore wait.
  * A trylock counts whether or not it succeeds. */
@@ -243,11 +235,13 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 	e->flags = flags;
 	e->size = size;
 	self->site = site;
-	uint64_t v = stable_site(site) ^ ((uint64_t)ev << 40) ^ ((uint64_t)self->tid << 48);
+	uint64_t v = rt_stable_site(site) ^ ((uint64_t)ev << 40) ^ ((uint64_t)self->tid << 48);
 	rt.fingerprint = (rt.fingerprint ^ v) * 0x100000001b3ull;
 	rt.locks += ev_is_lock[ev];
 	if (RT_UNLIKELY(rt.counting.what != SF_COUNT_NONE))
 		count(self, ev, addr);
+	if (RT_UNLIKELY(rt.cov_on))
+		rt_cov_event(self, ev, addr, obj, size, site);
 }
 
 /* ---- decisions ----------------------------------------------------------- */
@@ -524,6 +518,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 		rt.strat->counting(rt.sstate, &rt.counting);
 	rt.locks = 0;
 	rt_vars_begin();
+	rt_cov_begin();
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = sched_getcpu();

@@ -1,0 +1,94 @@
+/* program.c - finding, checking and running the program under test. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "program.h"
+
+char *program_resolve(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? strdup(prog) : NULL;
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		const char *e = strchr(p, ':');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *cand;
+		if (asprintf(&cand, "%.*s/%s", (int)len, p, prog) >= 0) {
+			if (access(cand, X_OK) == 0)
+				return cand;
+			free(cand);
+		}
+		p += len + (e ? 1 : 0);
+	}
+	return NULL;
+}
+
+bool program_built_with_schedfuzz(const char *path)
+{
+	static const char marker[] = "schedfuzz-runtime-v1";
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	bool found = false;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			found = memmem(map, (size_t)st.st_size, marker, sizeof marker - 1) != NULL;
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+char *program_check(char *const *prog_argv)
+{
+	char *path = program_resolve(prog_argv[0]);
+	if (!path) {
+		fprintf(stderr, "schedfuzz: %s: no such program\n", prog_argv[0]);
+		return NULL;
+	}
+	if (!program_built_with_schedfuzz(path)) {
+		fprintf(stderr, "schedfuzz: %s was not built with schedfuzz-cc (no runtime in it)\n", path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "schedfuzz: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (quiet) {
+			int null = open("/dev/null", O_WRONLY);
+			if (null >= 0) {
+				dup2(null, 1);
+				dup2(null, 2);
+			}
+		}
+		if (timeout)
+			alarm(timeout); /* survives exec: SIGALRM ends a stuck run */
+		execv(path, prog_argv);
+		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}

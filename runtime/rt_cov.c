@@ -1,0 +1,293 @@
+/* rt_cov.c - the runtime's side of interleaving coverage: events in, as
+ * coverage/ sees them; features out, to the fuzzers' maps and, for
+ * `schedfuzz cov`, to a dump file.
+ *
+ *   SCHEDFUZZ_COVERAGE=both|hapset|map|none  which features (default both)
+ *   SCHEDFUZZ_HAPSET_CONTEXT=C  call sites in a HaPSet statement (0-4, default 2)
+ *   SCHEDFUZZ_COV_DUMP=FILE     append each execution's features, and the
+ *                               sites that read and write each variable
+ *
+ * Coverage costs time per event, so it runs only when someone reads it:
+ * libFuzzer (the program handed main() to it), afl-fuzz (our map region is
+ * reserved and afl's shared memory is attached), or a dump.
+ *
+ * While coverage code runs, rt_self is cleared: its memcpy, memset and
+ * mmap calls must not come back as the program's own accesses. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cov.h"
+#include "cov_export.h"
+#include "rt_internal.h"
+
+static struct {
+	struct cov_state *state;
+	unsigned sinks; /* COV_TO_*: the maps features go to this execution */
+
+	/* Dump mode: this execution's features and variable sites. */
+	struct dumped *features;
+	uint32_t nfeatures, features_cap;
+	struct var_site *sites;
+	uint32_t nsites, sites_cap;
+} cov;
+
+/* A variable as the report names it, the same in every process:
+ *   'g' a global: its offset in the executable;
+ *   'h' a heap field: the allocation site and the offset in the block;
+ *   'm' other memory (another thread's stack, mmap): the site of the
+ *       first access in the execution. */
+struct var_id {
+	char kind;
+	uint32_t a, b;
+};
+
+struct dumped {
+	struct cov_feature f;
+	struct var_id var[2];
+};
+
+struct var_site {
+	struct var_id var;
+	uint32_t site;
+	bool write;
+};
+
+void rt_cov_init(void)
+{
+	const char *what = getenv("SCHEDFUZZ_COVERAGE");
+	if (!what || !*what || !strcmp(what, "both"))
+		rt.cfg.coverage = COV_BOTH;
+	else if (!strcmp(what, "hapset"))
+		rt.cfg.coverage = COV_HAPSET;
+	else if (!strcmp(what, "map"))
+		rt.cfg.coverage = COV_MAP;
+	else if (!strcmp(what, "none"))
+		rt.cfg.coverage = 0;
+	else {
+		fprintf(stderr, "schedfuzz: SCHEDFUZZ_COVERAGE=%s: expected hapset, map, both or none\n",
+			what);
+		_exit(RT_EXIT_SETUP);
+	}
+	const char *c = getenv("SCHEDFUZZ_HAPSET_CONTEXT");
+	rt.cfg.hapset_context = 2;
+	if (c && *c) {
+		if (c[0] < '0' || c[0] > '0' + COV_CTX_MAX || c[1]) {
+			fprintf(stderr, "schedfuzz: SCHEDFUZZ_HAPSET_CONTEXT=%s: expected 0 to %d\n", c,
+				COV_CTX_MAX);
+			_exit(RT_EXIT_SETUP);
+		}
+		rt.cfg.hapset_context = (unsigned)(c[0] - '0');
+	}
+	const char *dump = getenv("SCHEDFUZZ_COV_DUMP");
+	rt.cfg.cov_dump = dump && *dump ? dump : NULL;
+}
+
+/* ---- dump mode ------------------------------------------------------------------ */
+
+static struct var_id var_of(uintptr_t granule, uint32_t first_site)
+{
+	uint32_t site;
+	uintptr_t start;
+	if (rt_heap_block(granule, &site, &start))
+		return (struct var_id){ 'h', site, (uint32_t)(granule > start ? granule - start : 0) };
+	if (granule >= rt.exe_lo && granule < rt.exe_hi)
+		return (struct var_id){ 'g', (uint32_t)(granule - rt.exe_bias), 0 };
+	return (struct var_id){ 'm', first_site, 0 };
+}
+
+static bool grow(void **p, uint32_t *cap, size_t elem)
+{
+	uint32_t n = *cap ? *cap * 2 : 256;
+	void *q = realloc(*p, n * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+static void keep_feature(const struct cov_feature *f)
+{
+	if (cov.nfeatures == cov.features_cap &&
+	    !grow((void **)&cov.features, &cov.features_cap, sizeof *cov.features))
+		return;
+	struct dumped *d = &cov.features[cov.nfeatures++];
+	d->f = *f;
+	for (int i = 0; i < 2; i++)
+		d->var[i] = i < (f->kind == COV_MAP ? f->nvars : 0)
+				    ? var_of(f->var[i], cov_first_site(cov.state, f->var[i]))
+				    : (struct var_id){ 0 };
+}
+
+/* Reads and writes per variable and site, each once: a linear scan of the
+ * recent ones catches the common repeats, duplicates left are merged by
+ * the report. */
+static void keep_site(uintptr_t addr, uint32_t site, bool write)
+{
+	struct var_site vs = { var_of(cov_granule(addr), cov_first_site(cov.state, addr)), site,
+			       write };
+	uint32_t from = cov.nsites > 64 ? cov.nsites - 64 : 0;
+	for (uint32_t i = from; i < cov.nsites; i++) {
+		const struct var_site *o = &cov.sites[i];
+		if (o->site == site && o->write == write && o->var.kind == vs.var.kind &&
+		    o->var.a == vs.var.a && o->var.b == vs.var.b)
+			return;
+	}
+	if (cov.nsites == cov.sites_cap &&
+	    !grow((void **)&cov.sites, &cov.sites_cap, sizeof *cov.sites))
+		return;
+	cov.sites[cov.nsites++] = vs;
+}
+
+static void print_var(FILE *f, const struct var_id *v)
+{
+	if (v->kind == 'h')
+		fprintf(f, " h:%" PRIx32 "+%" PRIu32, v->a, v->b);
+	else
+		fprintf(f, " %c:%" PRIx32, v->kind, v->a);
+}
+
+/* One block per execution, "exec" to "end": the report ignores a block
+ * that a crash cut short. */
+static void write_dump(void)
+{
+	int fd = open(rt.cfg.cov_dump, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+	if (!f) {
+		fprintf(stderr, "schedfuzz: cannot write coverage to %s\n", rt.cfg.cov_dump);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	fprintf(f, "exec %s\n", rt.cfg.input_path ? rt.cfg.input_path : "-");
+	for (uint32_t i = 0; i < cov.nfeatures; i++) {
+		const struct dumped *d = &cov.features[i];
+		const struct cov_feature *ft = &d->f;
+		if (ft->kind == COV_HAPSET) {
+			fprintf(f, "hapset %016" PRIx64, ft->hash);
+			for (int s = 0; s < 2; s++) {
+				fprintf(f, " %" PRIx32 " %u", ft->site[s], ft->nctx[s]);
+				for (int k = 0; k < ft->nctx[s]; k++)
+					fprintf(f, " %" PRIx32, ft->ctx[s][k]);
+			}
+		} else {
+			fprintf(f, "map %016" PRIx64 " %u %u", ft->hash, ft->pattern, ft->nsteps);
+			for (int s = 0; s < ft->nsteps; s++)
+				fprintf(f, " %" PRIx32, ft->site[s]);
+			fprintf(f, " %u", ft->nvars);
+			for (int v = 0; v < ft->nvars; v++)
+				print_var(f, &d->var[v]);
+		}
+		fputc('\n', f);
+	}
+	for (uint32_t i = 0; i < cov.nsites; i++) {
+		fprintf(f, "site %c %" PRIx32, cov.sites[i].write ? 'W' : 'R', cov.sites[i].site);
+		print_var(f, &cov.sites[i].var);
+		fputc('\n', f);
+	}
+	fprintf(f, "end\n");
+	fclose(f);
+}
+
+/* ---- the stream ------------------------------------------------------------------ */
+
+static void sink(void *arg, const struct cov_feature *f)
+{
+	cov_export(cov.sinks, f->hash);
+	if (rt.cfg.cov_dump)
+		keep_feature(f);
+}
+
+void rt_cov_begin(void)
+{
+	cov.sinks = (rt.under_libfuzzer ? COV_TO_LIBFUZZER : 0) |
+		    (cov_export_afl_present() ? COV_TO_AFL : 0);
+	rt.cov_on = rt.cfg.coverage && (cov.sinks || rt.cfg.cov_dump);
+	if (rt.cov_on && !cov.state && !(cov.state = cov_create()))
+		rt.cov_on = false; /* out of memory: run without coverage */
+	if (!rt.cov_on)
+		return;
+	cov_begin(cov.state, rt.cfg.coverage, sink, NULL);
+	cov.nfeatures = cov.nsites = 0;
+}
+
+/* What each event is to the conflict rules; COV_OP_COUNT: not an event
+ * there (thread lifecycle, unlocks, barriers, yields, sleeps). */
+static uint8_t op_of(enum rt_ev ev, const struct rt_obj *obj)
+{
+	switch (ev) {
+	case EV_READ:
+	case EV_ATOMIC_LOAD:
+		return COV_READ;
+	case EV_WRITE:
+	case EV_ATOMIC_STORE:
+	case EV_ATOMIC_RMW:
+	case EV_ATOMIC_CAS:
+		return COV_WRITE;
+	case EV_MUTEX_LOCK:
+	case EV_MUTEX_TRYLOCK:
+	case EV_RW_WRLOCK:
+	case EV_COND_WAKE: /* retaking the mutex after a wait */
+		return COV_ACQUIRE;
+	case EV_RW_RDLOCK:
+		return COV_ACQUIRE_SHARED;
+	case EV_MUTEX_UNLOCK:
+		return obj && obj->type == O_MUTEX && obj->mutex.kind == PTHREAD_MUTEX_RECURSIVE
+			       ? COV_RELEASE
+			       : COV_OP_COUNT;
+	case EV_COND_WAIT:
+	case EV_SEM_WAIT:
+		return COV_WAIT;
+	case EV_COND_SIGNAL:
+	case EV_COND_BROADCAST:
+	case EV_SEM_POST:
+		return COV_NOTIFY;
+	default:
+		return COV_OP_COUNT;
+	}
+}
+
+void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
+		  uint32_t size, const void *site)
+{
+	uint8_t op = op_of(ev, obj);
+	if (op == COV_OP_COUNT)
+		return;
+	struct cov_event e = {
+		.obj = obj ? obj->addr : addr,
+		.size = size,
+		.site = rt_stable_site(site),
+		.tid = (uint16_t)self->tid,
+		.op = op,
+	};
+	/* The outermost frame was entered from the runtime (thread trampoline,
+	 * main's or the harness's wrapper): the same for every statement. */
+	uint32_t depth = self->depth > 1 ? self->depth - 1 : 0;
+	if (depth > RT_CTX_DEPTH)
+		depth = RT_CTX_DEPTH;
+	e.nctx = (uint8_t)(depth < rt.cfg.hapset_context ? depth : rt.cfg.hapset_context);
+	for (uint32_t i = 0; i < e.nctx; i++)
+		e.ctx[i] = rt_stable_site(self->ctx[(self->depth - 1 - i) % RT_CTX_DEPTH]);
+
+	rt_self = NULL;
+	cov_event(cov.state, &e);
+	if (rt.cfg.cov_dump && cov_op_is_memory(op))
+		keep_site(addr, e.site, op == COV_WRITE);
+	rt_self = self;
+}
+
+void rt_cov_end(void)
+{
+	if (!rt.cov_on || !rt.cfg.cov_dump)
+		return;
+	struct rt_thread *self = rt_self;
+	rt_self = NULL;
+	write_dump();
+	cov.nfeatures = cov.nsites = 0;
+	rt_self = self;
+}
