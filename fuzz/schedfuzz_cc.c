@@ -9,9 +9,18 @@
  * harness). Everything else on the command line passes through untouched,
  * so the wrappers work as CC/CXX for make, CMake and configure scripts.
  *
+ * SCHEDFUZZ_ENGINE picks the fuzzing engine the binary is built for:
+ *   libfuzzer   a harness linked with libFuzzer (as -fsanitize=fuzzer does);
+ *   afl         a main() program for afl-fuzz: AFL++'s runtime (forkserver,
+ *               shared-memory test cases) and edge coverage through
+ *               sanitizer-coverage's trace-pc-guard, which that runtime
+ *               implements; our interleaving coverage joins its map;
+ *   standalone  (the default) no engine: schedfuzz run and replay.
+ *
  * Environment: SCHEDFUZZ_CLANG / SCHEDFUZZ_CLANGXX pick the compilers,
  * SCHEDFUZZ_LIBDIR the directory holding libschedfuzz_rt.a,
- * SCHEDFUZZ_FUZZER_LIB libFuzzer's archive, SCHEDFUZZ_CC_VERBOSE=1 prints
+ * SCHEDFUZZ_FUZZER_LIB libFuzzer's archive, SCHEDFUZZ_AFL_RT AFL++'s
+ * afl-compiler-rt.o, SCHEDFUZZ_CC_VERBOSE=1 prints
  * the command that runs. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +40,9 @@
 #endif
 #ifndef SCHEDFUZZ_DEFAULT_FUZZER_LIB
 #define SCHEDFUZZ_DEFAULT_FUZZER_LIB ""
+#endif
+#ifndef SCHEDFUZZ_DEFAULT_AFL_RT
+#define SCHEDFUZZ_DEFAULT_AFL_RT "/usr/lib/afl/afl-compiler-rt.o"
 #endif
 
 struct cmd {
@@ -148,10 +160,32 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	const char *engine = getenv("SCHEDFUZZ_ENGINE");
+	bool afl = false;
+	if (engine && *engine) {
+		if (!strcmp(engine, "afl")) {
+			afl = true;
+		} else if (!strcmp(engine, "libfuzzer")) {
+			san.fuzzer = true;
+		} else if (strcmp(engine, "standalone") != 0) {
+			fprintf(stderr, "schedfuzz-cc: SCHEDFUZZ_ENGINE=%s: expected afl, libfuzzer or "
+					"standalone\n", engine);
+			return 1;
+		}
+	}
+	if (afl && san.fuzzer) {
+		fprintf(stderr, "schedfuzz-cc: SCHEDFUZZ_ENGINE=afl builds main() programs; a "
+				"libFuzzer-style harness needs AFL++ persistent mode, not supported yet "
+				"(use SCHEDFUZZ_ENGINE=libfuzzer)\n");
+		return 1;
+	}
+
 	struct cmd c = { 0 };
 	push(&c, compiler);
 	for (int i = 1; i < argc; i++)
 		push(&c, argv[i]);
+	if (san.fuzzer && engine && !strcmp(engine, "libfuzzer"))
+		push(&c, "-fsanitize=fuzzer");
 
 	if (!info_only && has_input) {
 		/* Instrumentation only: the sanitizer runtime is ours, linked below. */
@@ -166,6 +200,8 @@ int main(int argc, char **argv)
 		push(&c, "-tsan-instrument-read-before-write=1");
 		if (!has_g)
 			push(&c, "-gline-tables-only");
+		if (afl)
+			push(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
 #if defined(__x86_64__)
 		push(&c, "-mcx16"); /* 128-bit atomics reach our hooks, not libatomic */
 #endif
@@ -197,6 +233,18 @@ int main(int argc, char **argv)
 				push(&c, "-Wl,--no-whole-archive");
 				push(&c, "-lstdc++");
 				push(&c, "-lm");
+			}
+			if (afl) {
+				const char *art = getenv("SCHEDFUZZ_AFL_RT");
+				if (!art || !*art)
+					art = SCHEDFUZZ_DEFAULT_AFL_RT;
+				if (access(art, R_OK) != 0) {
+					fprintf(stderr, "schedfuzz-cc: AFL++'s runtime not found at %s "
+							"(install afl++ or set SCHEDFUZZ_AFL_RT)\n",
+						art);
+					return 1;
+				}
+				push(&c, art);
 			}
 			push(&c, "-ldl");
 			push(&c, "-lpthread");

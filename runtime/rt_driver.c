@@ -23,6 +23,9 @@
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
  *
+ * Under afl-fuzz (SCHEDFUZZ_ENGINE=afl builds), each forked run takes its
+ * input from afl-fuzz's shared memory instead (rt_afl.c).
+ *
  * With none of INPUT or RUNS, a plain program runs once under seed
  * SCHEDFUZZ_SEED, and a harness binary hands main() to its fuzzing engine. */
 #define _GNU_SOURCE
@@ -401,10 +404,10 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 
 	size_t size = SF_GENOME_HEADER;
 	uint8_t genome[SF_GENOME_HEADER];
-	uint8_t *input = genome;
+	const uint8_t *input = genome;
 	if (input_path)
 		input = read_file(input_path, &size);
-	else
+	else if (!rt_afl_input(&input, &size)) /* else afl-fuzz's test case */
 		make_genome(genome, 0, env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
 	return run_one(input, size, argc, argv, envp);
 }

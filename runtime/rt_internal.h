@@ -450,6 +450,11 @@ RT_HIDDEN void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t add
 /* The execution ended (either way): write the dump, if asked for. */
 RT_HIDDEN void rt_cov_end(void);
 
+/* ---- rt_afl.c ----------------------------------------------------------- */
+
+/* The test case afl-fuzz delivered through shared memory, if any. */
+RT_HIDDEN bool rt_afl_input(const uint8_t **data, size_t *size);
+
 /* ---- rt_heap.c: heap blocks and their allocation sites ------------------- */
 
 /* Record allocations (while a plan counts variables) or not. */
