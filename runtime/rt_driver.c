@@ -54,6 +54,8 @@ int rt_main_argc;
 char **rt_main_argv;
 
 int __real_main(int argc, char **argv, char **envp);
+extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
+extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
 extern int __real_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) __attribute__((weak));
 extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
@@ -112,6 +114,10 @@ void rt_init(void)
 	if (dladdr1((void *)&rt_init, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm)
 		rt.exe_bias = lm->l_addr;
 	dl_iterate_phdr(find_exe_image, NULL);
+	if (__start___sancov_cntrs && __stop___sancov_cntrs > __start___sancov_cntrs) {
+		rt.unwatched_lo = (uintptr_t)__start___sancov_cntrs;
+		rt.unwatched_size = (uintptr_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
+	}
 
 	static struct rt_result local_result;
 	rt.result = &local_result;

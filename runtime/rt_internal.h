@@ -268,6 +268,10 @@ struct rt_state {
 	struct rt_result *result; /* shared with the explorer's parent, or local */
 	uintptr_t exe_bias; /* load bias of the main executable */
 	uintptr_t exe_lo, exe_hi; /* its mapped image: where globals live */
+	/* Memory that is never the program's own shared state: libFuzzer's
+	 * inline edge counters, which -fsanitize=fuzzer adds and TSan then
+	 * instruments. Accesses there are neither scheduling points nor events. */
+	uintptr_t unwatched_lo, unwatched_size;
 	int cpu;            /* CPU the execution is pinned to, -1 if none */
 };
 

@@ -355,7 +355,7 @@ int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
 
 void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
 {
-	if (!rt.cfg.memory_points)
+	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
 		return;
 	if (write) {
 		self->spin = 0;

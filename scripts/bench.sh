@@ -5,9 +5,15 @@
 #   switch_us  one thread switch under control (us)
 #   exec_ratio controlled executions/s of a two-thread libFuzzer harness
 #              divided by the same harness built natively, run side by side
+#              (interleaving coverage on, as libFuzzer runs it by default)
+#   cov_exec_ratio  the same harness with SCHEDFUZZ_COVERAGE=both divided by
+#              SCHEDFUZZ_COVERAGE=none: what computing HaPSet and MAP costs
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
-# with --quick), beside PCT's lower bound.
+# with --quick), beside PCT's lower bound; the coverage ablation
+# (scripts/bench/coverage_ablation.sh: afl-fuzz with each kind of feedback,
+# 10 campaigns per cell); and coverage growing over a campaign's corpus
+# (scripts/bench/coverage_growth.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
@@ -50,6 +56,14 @@ t_sf=$(elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c2")
 echo "native_execs_per_s: $(awk -v t="$t_native" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
 echo "controlled_execs_per_s: $(awk -v t="$t_sf" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
 echo "exec_ratio: $(awk -v a="$t_native" -v b="$t_sf" 'BEGIN { printf "%.2f", a / b }')"
+mkdir -p "$work/c3" "$work/c4"
+t_none=$(SCHEDFUZZ_COVERAGE=none elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c3")
+t_both=$(SCHEDFUZZ_COVERAGE=both elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c4")
+echo "cov_exec_ratio: $(awk -v a="$t_none" -v b="$t_both" 'BEGIN { printf "%.2f", a / b }')"
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
 "$top/scripts/bench/strategies.sh" "$table_runs"
+
+if [ $quick -eq 1 ]; then ablation_execs=500 growth_execs=2000; else ablation_execs=2000 growth_execs=5000; fi
+"$top/scripts/bench/coverage_ablation.sh" 10 "$ablation_execs"
+"$top/scripts/bench/coverage_growth.sh" "$growth_execs"
