@@ -42,19 +42,25 @@ static int grow(struct cov_shadow *sh)
 	return 0;
 }
 
+/* The slot holding key in this generation, or the free slot where it
+ * would go. The table has room: it is at most half full. */
+static uint32_t probe(const struct cov_shadow *sh, uintptr_t key)
+{
+	uint32_t j = slot_hash(key) & (sh->cap - 1);
+	while (sh->t[j].gen == sh->gen && sh->t[j].key != key)
+		j = (j + 1) & (sh->cap - 1);
+	return j;
+}
+
 struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key)
 {
 	if (sh->gen == 0)
 		sh->gen = 1;
 	if ((sh->used + 1) * 2 > sh->cap && grow(sh) != 0)
 		return NULL;
-	uint32_t j = slot_hash(key) & (sh->cap - 1);
-	while (sh->t[j].gen == sh->gen) {
-		if (sh->t[j].key == key)
-			return &sh->t[j];
-		j = (j + 1) & (sh->cap - 1);
-	}
-	struct cov_cell *c = &sh->t[j];
+	struct cov_cell *c = &sh->t[probe(sh, key)];
+	if (c->gen == sh->gen)
+		return c;
 	memset(c, 0, sizeof *c);
 	c->key = key;
 	c->gen = sh->gen;
@@ -66,13 +72,8 @@ struct cov_cell *cov_shadow_find(const struct cov_shadow *sh, uintptr_t key)
 {
 	if (!sh->cap)
 		return NULL;
-	uint32_t j = slot_hash(key) & (sh->cap - 1);
-	while (sh->t[j].gen == sh->gen) {
-		if (sh->t[j].key == key)
-			return &sh->t[j];
-		j = (j + 1) & (sh->cap - 1);
-	}
-	return NULL;
+	struct cov_cell *c = &sh->t[probe(sh, key)];
+	return c->gen == sh->gen ? c : NULL;
 }
 
 void cov_shadow_reset(struct cov_shadow *sh)

@@ -147,14 +147,25 @@ static double ratio(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
-static void print_text(const struct cc_corpus *c, struct namer *nm, const char *corpus)
+/* MAP per pattern: covered instances and TC's share. */
+struct map_summary {
+	double total, by[COV_MAP_PATTERNS + 1];
+	uint32_t covered[COV_MAP_PATTERNS + 1];
+};
+
+static void summarize(const struct cc_corpus *c, struct map_summary *m)
 {
-	double by[COV_MAP_PATTERNS + 1];
-	double total = cc_map_total(c, by);
-	uint32_t covered[COV_MAP_PATTERNS + 1] = { 0 };
+	memset(m, 0, sizeof *m);
+	m->total = cc_map_total(c, m->by);
 	for (uint32_t i = 0; i < c->nfeatures; i++)
 		if (c->features[i].kind == COV_MAP)
-			covered[c->features[i].pattern]++;
+			m->covered[c->features[i].pattern]++;
+}
+
+static void print_text(const struct cc_corpus *c, struct namer *nm, const char *corpus)
+{
+	struct map_summary m;
+	summarize(c, &m);
 
 	printf("corpus: %s, %u inputs replayed (%u failed)\n", corpus, c->inputs, c->failures);
 	printf("hapset_pairs: %u\n", c->hapset_pairs);
@@ -168,12 +179,12 @@ static void print_text(const struct cc_corpus *c, struct namer *nm, const char *
 		printf("  %s -> %s\n", a, b);
 	}
 	printf("map_covered: %u\n", c->map_covered);
-	printf("map_total_estimate: %.0f\n", total);
-	printf("map_coverage: %.4f\n", ratio(c->map_covered, total));
+	printf("map_total_estimate: %.0f\n", m.total);
+	printf("map_coverage: %.4f\n", ratio(c->map_covered, m.total));
 	printf("  (TC %s)\n", tc_method);
 	printf("by pattern:\n");
 	for (int p = 1; p <= COV_MAP_PATTERNS; p++)
-		printf("  %2d  %-28s %5u / %.0f\n", p, cov_map_pattern_text(p), covered[p], by[p]);
+		printf("  %2d  %-28s %5u / %.0f\n", p, cov_map_pattern_text(p), m.covered[p], m.by[p]);
 	printf("by variable (x of the pattern):\n");
 	for (uint32_t v = 0; v < c->nvars; v++) {
 		uint32_t n = 0;
@@ -192,19 +203,15 @@ static void print_text(const struct cc_corpus *c, struct namer *nm, const char *
 
 static void print_json(const struct cc_corpus *c, struct namer *nm, const char *corpus)
 {
-	double by[COV_MAP_PATTERNS + 1];
-	double total = cc_map_total(c, by);
-	uint32_t covered[COV_MAP_PATTERNS + 1] = { 0 };
-	for (uint32_t i = 0; i < c->nfeatures; i++)
-		if (c->features[i].kind == COV_MAP)
-			covered[c->features[i].pattern]++;
+	struct map_summary m;
+	summarize(c, &m);
 	char s[400];
 	printf("{\n  \"corpus\": ");
 	json_string(stdout, corpus);
 	printf(",\n  \"inputs\": %u,\n  \"failed_inputs\": %u,\n", c->inputs, c->failures);
 	printf("  \"hapset_pairs\": %u,\n  \"map_covered\": %u,\n", c->hapset_pairs, c->map_covered);
-	printf("  \"map_total_estimate\": %.0f,\n  \"map_coverage\": %.6f,\n", total,
-	       ratio(c->map_covered, total));
+	printf("  \"map_total_estimate\": %.0f,\n  \"map_coverage\": %.6f,\n", m.total,
+	       ratio(c->map_covered, m.total));
 	printf("  \"map_total_method\": ");
 	json_string(stdout, tc_method);
 	printf(",\n  \"pairs\": [");
@@ -234,7 +241,7 @@ static void print_json(const struct cc_corpus *c, struct namer *nm, const char *
 	printf("%s],\n  \"patterns\": [", first ? "" : "\n  ");
 	for (int p = 1; p <= COV_MAP_PATTERNS; p++)
 		printf("%s\n    {\"id\": %d, \"steps\": \"%s\", \"covered\": %u, \"total_estimate\": %.0f}",
-		       p > 1 ? "," : "", p, cov_map_pattern_text(p), covered[p], by[p]);
+		       p > 1 ? "," : "", p, cov_map_pattern_text(p), m.covered[p], m.by[p]);
 	printf("\n  ],\n  \"variables\": [");
 	for (uint32_t v = 0; v < c->nvars; v++) {
 		uint32_t n = 0;
