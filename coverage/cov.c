@@ -81,6 +81,7 @@ struct cov_state *cov_create(void)
 	struct cov_state *s = pages(sizeof *s);
 	if (s)
 		seen_reset(&s->seen);
+	cov_map_init();
 	return s;
 }
 
@@ -110,7 +111,7 @@ void cov_event(struct cov_state *s, const struct cov_event *ev)
 		return;
 	if (!cov_op_is_memory(ev->op)) {
 		struct cov_cell *c;
-		if ((s->what & COV_HAPSET) && (c = cov_shadow_get(&s->shadow, ev->obj | COV_KEY_SYNC)))
+		if ((s->what & COV_HAPSET) && (c = cov_shadow_get(&s->shadow, ev->obj | COV_KEY_SYNC, ev->site)))
 			cov_hapset_event(s, c, ev, 0xff);
 		return;
 	}
@@ -119,11 +120,9 @@ void cov_event(struct cov_state *s, const struct cov_event *ev)
 	for (int n = 0; g < hi && n < COV_GRANULES; g += 8, n++) {
 		uintptr_t a = lo > g ? lo : g, b = hi < g + 8 ? hi : g + 8;
 		uint8_t mask = (uint8_t)(((1u << (b - a)) - 1) << (a - g));
-		struct cov_cell *c = cov_shadow_get(&s->shadow, g);
+		struct cov_cell *c = cov_shadow_get(&s->shadow, g, ev->site);
 		if (!c)
 			return;
-		if (!c->seq && !c->nhist && !c->first_site)
-			c->first_site = ev->site;
 		if (s->what & COV_HAPSET)
 			cov_hapset_event(s, c, ev, mask);
 		if (s->what & COV_MAP)

@@ -44,6 +44,8 @@ void cov_emit(struct cov_state *s, struct cov_feature *f);
 /* HaPSet's learning step for ev on one object (its cell). */
 void cov_hapset_event(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		      uint8_t mask);
+/* Build MAP's pattern table (once; before the first access is matched). */
+void cov_map_init(void);
 /* MAP's matching for an access to one granule; then the access is remembered. */
 void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		    uintptr_t granule, uint8_t mask);

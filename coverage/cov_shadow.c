@@ -52,7 +52,7 @@ static uint32_t probe(const struct cov_shadow *sh, uintptr_t key)
 	return j;
 }
 
-struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key)
+struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key, uint32_t site)
 {
 	if (sh->gen == 0)
 		sh->gen = 1;
@@ -64,6 +64,7 @@ struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key)
 	memset(c, 0, sizeof *c);
 	c->key = key;
 	c->gen = sh->gen;
+	c->first_site = site;
 	sh->used++;
 	return c;
 }

@@ -57,8 +57,9 @@ struct cov_shadow {
 
 #define COV_KEY_SYNC 1 /* tag of sync objects' keys; granules are 8-aligned */
 
-/* The cell of key, created empty on first touch; NULL if out of memory. */
-struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key);
+/* The cell of key, created empty on first touch (by an event at site);
+ * NULL if out of memory. */
+struct cov_cell *cov_shadow_get(struct cov_shadow *sh, uintptr_t key, uint32_t site);
 /* The cell of key if this execution touched it, else NULL. */
 struct cov_cell *cov_shadow_find(const struct cov_shadow *sh, uintptr_t key);
 /* Forget every cell. */

@@ -50,7 +50,7 @@ const char *cov_map_pattern_text(int p)
 #define SIG(n, bits) ((unsigned)((n) - 2) << 12 | (bits))
 static uint8_t sig_pattern[3 << 12];
 
-static void build_signatures(void)
+void cov_map_init(void)
 {
 	static bool built;
 	if (built)
@@ -197,7 +197,6 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		    uintptr_t granule, uint8_t mask)
 {
-	build_signatures();
 	const struct mstep e = { granule, ev->site, ev->tid, ev->op == COV_WRITE, mask };
 
 	/* This granule's history, oldest first, limited to overlapping bytes. */

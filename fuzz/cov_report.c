@@ -285,8 +285,13 @@ int cmd_cov(int argc, char **argv)
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
-		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-			timeout = (unsigned)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--timeout")) {
+			i = program_option_value(argc, argv, i);
+			if (!program_numeric(argv[i])) {
+				fprintf(stderr, "schedfuzz: --timeout takes a number, not '%s'\n", argv[i]);
+				return SETUP;
+			}
+			timeout = (unsigned)strtoul(argv[i], NULL, 0);
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "schedfuzz cov: unknown option '%s'\n", argv[i]);
 			return SETUP;

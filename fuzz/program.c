@@ -12,6 +12,23 @@
 
 #include "program.h"
 
+int program_option_value(int argc, char **argv, int i)
+{
+	if (i + 1 >= argc || !strcmp(argv[i + 1], "--")) {
+		fprintf(stderr, "schedfuzz: %s needs a value\n", argv[i]);
+		exit(SETUP);
+	}
+	return i + 1;
+}
+
+bool program_numeric(const char *s)
+{
+	char *end;
+	errno = 0;
+	strtoull(s, &end, 0);
+	return *s && !*end && !errno;
+}
+
 char *program_resolve(const char *prog)
 {
 	if (strchr(prog, '/'))

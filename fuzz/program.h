@@ -8,6 +8,11 @@
 enum { OK = 0, FAILED = 1, SETUP = 2 };
 #define RUNTIME_SETUP_ERROR 3 /* the runtime's status for a setup error */
 
+/* Command-line helpers: the index of option argv[i]'s value (exits with
+ * SETUP and one line when it has none), and whether s is a number. */
+int program_option_value(int argc, char **argv, int i);
+bool program_numeric(const char *s);
+
 /* The program as execvp would find it (malloc'd), or NULL. */
 char *program_resolve(const char *prog);
 /* Does the file hold our runtime? */

@@ -54,26 +54,9 @@ static void usage(FILE *to)
 		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
 }
 
-static int need_value(int argc, char **argv, int i)
-{
-	if (i + 1 >= argc || !strcmp(argv[i + 1], "--")) {
-		fprintf(stderr, "schedfuzz: %s needs a value\n", argv[i]);
-		exit(SETUP);
-	}
-	return i + 1;
-}
-
-static bool numeric(const char *s)
-{
-	char *end;
-	errno = 0;
-	strtoull(s, &end, 0);
-	return *s && !*end && !errno;
-}
-
 static void set_number(const char *var, const char *opt, const char *value)
 {
-	if (!numeric(value)) {
+	if (!program_numeric(value)) {
 		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
 		exit(SETUP);
 	}
@@ -88,21 +71,21 @@ static int cmd_run(int argc, char **argv)
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-n") || !strcmp(a, "--runs")) {
-			i = need_value(argc, argv, i);
+			i = program_option_value(argc, argv, i);
 			set_number("SCHEDFUZZ_RUNS", a, argv[i]);
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-			out = argv[i = need_value(argc, argv, i)];
+			out = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(a, "--seed")) {
-			i = need_value(argc, argv, i);
+			i = program_option_value(argc, argv, i);
 			set_number("SCHEDFUZZ_SEED", a, argv[i]);
 		} else if (!strcmp(a, "--max-steps")) {
-			i = need_value(argc, argv, i);
+			i = program_option_value(argc, argv, i);
 			set_number("SCHEDFUZZ_MAX_STEPS", a, argv[i]);
 		} else if (!strcmp(a, "--timeout")) {
-			i = need_value(argc, argv, i);
+			i = program_option_value(argc, argv, i);
 			set_number("SCHEDFUZZ_TIMEOUT", a, argv[i]);
 		} else if (!strcmp(a, "--strategy")) {
-			const char *spec = argv[i = need_value(argc, argv, i)];
+			const char *spec = argv[i = program_option_value(argc, argv, i)];
 			struct sf_spec parsed;
 			char err[256];
 			if (!sf_spec_parse(spec, &parsed, err, sizeof err)) {
@@ -151,7 +134,7 @@ static int cmd_replay(int argc, char **argv)
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (!strcmp(argv[i], "--record")) {
-			setenv("SCHEDFUZZ_RECORD", argv[i = need_value(argc, argv, i)], 1);
+			setenv("SCHEDFUZZ_RECORD", argv[i = program_option_value(argc, argv, i)], 1);
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", argv[i]);
 			return SETUP;
@@ -220,16 +203,16 @@ static int cmd_genome(int argc, char **argv)
 	uint64_t seed = 0;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--strategy")) {
-			spec_text = argv[i = need_value(argc, argv, i)];
+			spec_text = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(argv[i], "--seed")) {
-			i = need_value(argc, argv, i);
-			if (!numeric(argv[i])) {
+			i = program_option_value(argc, argv, i);
+			if (!program_numeric(argv[i])) {
 				fprintf(stderr, "schedfuzz: --seed takes a number, not '%s'\n", argv[i]);
 				return SETUP;
 			}
 			seed = strtoull(argv[i], NULL, 0);
 		} else if (!strcmp(argv[i], "-o")) {
-			out = argv[i = need_value(argc, argv, i)];
+			out = argv[i = program_option_value(argc, argv, i)];
 		} else {
 			fprintf(stderr, "schedfuzz genome: unknown option '%s'\n", argv[i]);
 			return SETUP;

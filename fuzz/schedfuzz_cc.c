@@ -161,11 +161,12 @@ int main(int argc, char **argv)
 	}
 
 	const char *engine = getenv("SCHEDFUZZ_ENGINE");
-	bool afl = false;
+	bool afl = false, add_fuzzer = false;
 	if (engine && *engine) {
 		if (!strcmp(engine, "afl")) {
 			afl = true;
 		} else if (!strcmp(engine, "libfuzzer")) {
+			add_fuzzer = !san.fuzzer;
 			san.fuzzer = true;
 		} else if (strcmp(engine, "standalone") != 0) {
 			fprintf(stderr, "schedfuzz-cc: SCHEDFUZZ_ENGINE=%s: expected afl, libfuzzer or "
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 	push(&c, compiler);
 	for (int i = 1; i < argc; i++)
 		push(&c, argv[i]);
-	if (san.fuzzer && engine && !strcmp(engine, "libfuzzer"))
+	if (add_fuzzer)
 		push(&c, "-fsanitize=fuzzer");
 
 	if (!info_only && has_input) {

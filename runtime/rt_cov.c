@@ -265,9 +265,10 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 		.tid = (uint16_t)self->tid,
 		.op = op,
 	};
-	/* The outermost frame was entered from the runtime (thread trampoline,
-	 * main's or the harness's wrapper): the same for every statement. */
-	uint32_t depth = self->depth > 1 ? self->depth - 1 : 0;
+	/* Contexts are HaPSet's. The outermost frame was entered from the
+	 * runtime (thread trampoline, main's or the harness's wrapper): the
+	 * same for every statement. */
+	uint32_t depth = self->depth > 1 && (rt.cfg.coverage & COV_HAPSET) ? self->depth - 1 : 0;
 	if (depth > RT_CTX_DEPTH)
 		depth = RT_CTX_DEPTH;
 	e.nctx = (uint8_t)(depth < rt.cfg.hapset_context ? depth : rt.cfg.hapset_context);

@@ -68,11 +68,6 @@ bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start)
 	return true;
 }
 
-bool rt_heap_site(uintptr_t addr, uint32_t *site)
-{
-	uintptr_t start;
-	return rt_heap_block(addr, site, &start);
-}
 
 static bool tracking(void)
 {

@@ -463,10 +463,8 @@ RT_HIDDEN bool rt_afl_input(const uint8_t **data, size_t *size);
 
 /* Record allocations (while a plan counts variables) or not. */
 RT_HIDDEN void rt_heap_track(bool on);
-/* The allocation site (an offset in the executable, or 0 outside it) of
- * the tracked live block holding addr; false if there is none. */
-RT_HIDDEN bool rt_heap_site(uintptr_t addr, uint32_t *site);
-/* The same, with where the block starts. */
+/* The allocation site (an offset in the executable, or 0 outside it) and
+ * the start of the tracked live block holding addr; false if none. */
 RT_HIDDEN bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start);
 
 /* ---- rt_report.c: failures ---------------------------------------------- */

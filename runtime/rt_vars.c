@@ -107,7 +107,8 @@ static int slot_of(uint32_t id, int tid)
 static bool var_of(uintptr_t addr, uint32_t *id)
 {
 	uint32_t site;
-	if (rt_heap_site(addr, &site)) {
+	uintptr_t start;
+	if (rt_heap_block(addr, &site, &start)) {
 		*id = SF_VAR_HEAP | site;
 		return true;
 	}
