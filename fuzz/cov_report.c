@@ -18,8 +18,8 @@
 
 #include "cov_collect.h"
 #include "cov_report.h"
+#include "names.h"
 #include "program.h"
-#include "symbolizer.h"
 
 /* ---- the corpus ------------------------------------------------------------------ */
 
@@ -79,48 +79,6 @@ static int list_inputs(const char *dir, struct input **out)
 	return n;
 }
 
-/* ---- names for sites and variables ---------------------------------------------- */
-
-struct namer {
-	struct symbolizer *sym;
-};
-
-static void site_name(struct namer *nm, uint32_t site, char *out, size_t cap)
-{
-	char where[256], func[256];
-	symbolizer_code(nm->sym, site, where, sizeof where, func, sizeof func);
-	if (func[0])
-		snprintf(out, cap, "%s (%s)", where, func);
-	else
-		snprintf(out, cap, "%s", where);
-}
-
-static void var_name(struct namer *nm, const struct cc_var *v, char *out, size_t cap)
-{
-	char s[300];
-	uint64_t start;
-	switch (v->kind) {
-	case 'g':
-		if (symbolizer_data(nm->sym, v->a, s, sizeof s, &start) && start <= v->a) {
-			if (v->a != start)
-				snprintf(out, cap, "%s+%llu", s, (unsigned long long)(v->a - start));
-			else
-				snprintf(out, cap, "%s", s);
-		} else {
-			snprintf(out, cap, "global at 0x%x", v->a);
-		}
-		break;
-	case 'h':
-		site_name(nm, v->a, s, sizeof s);
-		snprintf(out, cap, "heap block from %s, +%u", s, v->b);
-		break;
-	default:
-		site_name(nm, v->a, s, sizeof s);
-		snprintf(out, cap, "memory first touched at %s", s);
-		break;
-	}
-}
-
 /* ---- printing ---------------------------------------------------------------------- */
 
 static void json_string(FILE *f, const char *s)
@@ -162,7 +120,7 @@ static void summarize(const struct cc_corpus *c, struct map_summary *m)
 			m->covered[c->features[i].pattern]++;
 }
 
-static void print_text(const struct cc_corpus *c, struct namer *nm, const char *corpus)
+static void print_text(const struct cc_corpus *c, struct names *nm, const char *corpus)
 {
 	struct map_summary m;
 	summarize(c, &m);
@@ -174,8 +132,8 @@ static void print_text(const struct cc_corpus *c, struct namer *nm, const char *
 		const struct cc_feature *f = &c->features[i];
 		if (f->kind != COV_HAPSET)
 			continue;
-		site_name(nm, f->site[0], a, sizeof a);
-		site_name(nm, f->site[1], b, sizeof b);
+		names_site(nm, f->site[0], a, sizeof a);
+		names_site(nm, f->site[1], b, sizeof b);
 		printf("  %s -> %s\n", a, b);
 	}
 	printf("map_covered: %u\n", c->map_covered);
@@ -190,7 +148,7 @@ static void print_text(const struct cc_corpus *c, struct namer *nm, const char *
 		uint32_t n = 0;
 		for (int p = 1; p <= COV_MAP_PATTERNS; p++)
 			n += c->vars[v].covered[p];
-		var_name(nm, &c->vars[v], a, sizeof a);
+		names_var(nm, c->vars[v].kind, c->vars[v].a, c->vars[v].b, a, sizeof a);
 		printf("  %-40s reads %u, writes %u: %u / %.0f\n", a, c->vars[v].reads,
 		       c->vars[v].writes, n, cc_var_total(c, v));
 	}
@@ -201,7 +159,7 @@ static void print_text(const struct cc_corpus *c, struct namer *nm, const char *
 		       c->growth[g].hapset_pairs);
 }
 
-static void print_json(const struct cc_corpus *c, struct namer *nm, const char *corpus)
+static void print_json(const struct cc_corpus *c, struct names *nm, const char *corpus)
 {
 	struct map_summary m;
 	summarize(c, &m);
@@ -221,15 +179,15 @@ static void print_json(const struct cc_corpus *c, struct namer *nm, const char *
 		if (f->kind != COV_HAPSET)
 			continue;
 		printf("%s\n    {\"from\": ", first ? "" : ",");
-		site_name(nm, f->site[0], s, sizeof s);
+		names_site(nm, f->site[0], s, sizeof s);
 		json_string(stdout, s);
 		printf(", \"to\": ");
-		site_name(nm, f->site[1], s, sizeof s);
+		names_site(nm, f->site[1], s, sizeof s);
 		json_string(stdout, s);
 		for (int k = 0; k < 2; k++) {
 			printf(", \"%s_context\": [", k ? "to" : "from");
 			for (int j = 0; j < f->nctx[k]; j++) {
-				site_name(nm, f->ctx[k][j], s, sizeof s);
+				names_site(nm, f->ctx[k][j], s, sizeof s);
 				printf("%s", j ? ", " : "");
 				json_string(stdout, s);
 			}
@@ -246,7 +204,7 @@ static void print_json(const struct cc_corpus *c, struct namer *nm, const char *
 	for (uint32_t v = 0; v < c->nvars; v++) {
 		uint32_t n = 0;
 		printf("%s\n    {\"name\": ", v ? "," : "");
-		var_name(nm, &c->vars[v], s, sizeof s);
+		names_var(nm, c->vars[v].kind, c->vars[v].a, c->vars[v].b, s, sizeof s);
 		json_string(stdout, s);
 		printf(", \"read_sites\": %u, \"write_sites\": %u, \"covered_by_pattern\": {",
 		       c->vars[v].reads, c->vars[v].writes);
@@ -355,15 +313,16 @@ int cmd_cov(int argc, char **argv)
 	unlink(dump);
 
 	if (status == OK) {
-		struct namer nm = { symbolizer_open(path) };
-		if (!nm.sym)
+		bool symbolized;
+		struct names *nm = names_open(path, &symbolized);
+		if (!symbolized)
 			fprintf(stderr, "schedfuzz: note: llvm-symbolizer not found (set "
 					"SCHEDFUZZ_SYMBOLIZER); sites are shown as offsets\n");
 		if (json)
-			print_json(&c, &nm, corpus);
+			print_json(&c, nm, corpus);
 		else
-			print_text(&c, &nm, corpus);
-		symbolizer_close(nm.sym);
+			print_text(&c, nm, corpus);
+		names_close(nm);
 	}
 	cc_free(&c);
 	for (int k = 0; k < n; k++)

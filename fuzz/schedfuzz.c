@@ -21,7 +21,9 @@
 #include "cov_report.h"
 #include "generate.h"
 #include "genome.h"
+#include "minimize.h"
 #include "program.h"
+#include "replay.h"
 #include "spec.h"
 
 
@@ -31,7 +33,9 @@ static void usage(FILE *to)
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
 		"                     -- PROG [ARGS...]\n"
-		"       schedfuzz replay [--record FILE] INPUT -- PROG [ARGS...]\n"
+		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--timeout SEC]\n"
+		"                        INPUT -- PROG [ARGS...]\n"
+		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz show INPUT...\n"
 		"       schedfuzz genome --strategy SPEC [--seed S] [-o FILE]\n"
 		"       schedfuzz cov [--json] [--timeout SEC] CORPUS -- PROG [ARGS...]\n"
@@ -39,8 +43,12 @@ static void usage(FILE *to)
 		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
 		"           failure, save its input in DIR (default .) and print its path.\n"
 		"           --keep-going runs all RUNS and ends with \"failures: X/N\"\n"
-		"  replay   run PROG once under the schedule in INPUT and print its report;\n"
-		"           --record writes the executed schedule as an explicit decision list\n"
+		"  replay   run PROG once under the schedule in INPUT, print its report and the\n"
+		"           interleaving in thread lanes (the last N events, default 200, 0 all);\n"
+		"           --html writes it as a timeline page, --record the executed schedule\n"
+		"           as an explicit decision list\n"
+		"  min      shrink a failing INPUT to the fewest preemptions and decisions that\n"
+		"           still fail the same way; writes INPUT.min (or FILE), prints its path\n"
 		"  show     print the schedule each INPUT encodes, in its readable form\n"
 		"  genome   write a genome of strategy SPEC drawn from seed S (a fuzzing seed);\n"
 		"           k=N in SPEC sets the expected number of events (default 1000)\n"
@@ -126,45 +134,6 @@ static int cmd_run(int argc, char **argv)
 	if (!(WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR))
 		fprintf(stderr, "schedfuzz: the explorer ended unexpectedly (status 0x%x)\n", status);
 	return SETUP;
-}
-
-static int cmd_replay(int argc, char **argv)
-{
-	const char *input = NULL;
-	int i;
-	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (!strcmp(argv[i], "--record")) {
-			setenv("SCHEDFUZZ_RECORD", argv[i = program_option_value(argc, argv, i)], 1);
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", argv[i]);
-			return SETUP;
-		} else if (!input) {
-			input = argv[i];
-		} else {
-			fprintf(stderr, "schedfuzz replay: one INPUT only\n");
-			return SETUP;
-		}
-	}
-	if (!input || i + 1 >= argc) {
-		usage(stderr);
-		return SETUP;
-	}
-	if (access(input, R_OK) != 0) {
-		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", input, strerror(errno));
-		return SETUP;
-	}
-	setenv("SCHEDFUZZ_INPUT", input, 1);
-	unsetenv("SCHEDFUZZ_RUNS");
-	char *path = program_check(argv + i + 1);
-	int status = path ? program_run(path, argv + i + 1, false, 0) : -1;
-	free(path);
-	if (status < 0)
-		return SETUP;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return OK;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR)
-		return SETUP;
-	return FAILED;
 }
 
 static int cmd_show(int argc, char **argv)
@@ -260,6 +229,8 @@ int main(int argc, char **argv)
 		return cmd_genome(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "cov"))
 		return cmd_cov(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "min"))
+		return cmd_min(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return OK;

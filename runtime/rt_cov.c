@@ -36,23 +36,13 @@ static struct {
 	uint32_t nsites, sites_cap;
 } cov;
 
-/* A variable as the report names it, the same in every process:
- *   'g' a global: its offset in the executable;
- *   'h' a heap field: the allocation site and the offset in the block;
- *   'm' other memory (another thread's stack, mmap): the site of the
- *       first access in the execution. */
-struct var_id {
-	char kind;
-	uint32_t a, b;
-};
-
 struct dumped {
 	struct cov_feature f;
-	struct var_id var[2];
+	struct rt_var_id var[2];
 };
 
 struct var_site {
-	struct var_id var;
+	struct rt_var_id var;
 	uint32_t site;
 	bool write;
 };
@@ -89,17 +79,6 @@ void rt_cov_init(void)
 
 /* ---- dump mode ------------------------------------------------------------------ */
 
-static struct var_id var_of(uintptr_t granule, uint32_t first_site)
-{
-	uint32_t site;
-	uintptr_t start;
-	if (rt_heap_block(granule, &site, &start))
-		return (struct var_id){ 'h', site, (uint32_t)(granule > start ? granule - start : 0) };
-	if (granule >= rt.exe_lo && granule < rt.exe_hi)
-		return (struct var_id){ 'g', (uint32_t)(granule - rt.exe_bias), 0 };
-	return (struct var_id){ 'm', first_site, 0 };
-}
-
 static bool grow(void **p, uint32_t *cap, size_t elem)
 {
 	uint32_t n = *cap ? *cap * 2 : 256;
@@ -120,8 +99,8 @@ static void keep_feature(const struct cov_feature *f)
 	d->f = *f;
 	for (int i = 0; i < 2; i++)
 		d->var[i] = i < (f->kind == COV_MAP ? f->nvars : 0)
-				    ? var_of(f->var[i], cov_first_site(cov.state, f->var[i]))
-				    : (struct var_id){ 0 };
+				    ? rt_var_of(f->var[i], cov_first_site(cov.state, f->var[i]))
+				    : (struct rt_var_id){ 0 };
 }
 
 /* Reads and writes per variable and site, each once: a linear scan of the
@@ -129,7 +108,7 @@ static void keep_feature(const struct cov_feature *f)
  * the report. */
 static void keep_site(uintptr_t addr, uint32_t site, bool write)
 {
-	struct var_site vs = { var_of(cov_granule(addr), cov_first_site(cov.state, addr)), site,
+	struct var_site vs = { rt_var_of(cov_granule(addr), cov_first_site(cov.state, addr)), site,
 			       write };
 	uint32_t from = cov.nsites > 64 ? cov.nsites - 64 : 0;
 	for (uint32_t i = from; i < cov.nsites; i++) {
@@ -144,7 +123,7 @@ static void keep_site(uintptr_t addr, uint32_t site, bool write)
 	cov.sites[cov.nsites++] = vs;
 }
 
-static void print_var(FILE *f, const struct var_id *v)
+static void print_var(FILE *f, const struct rt_var_id *v)
 {
 	if (v->kind == 'h')
 		fprintf(f, " h:%" PRIx32 "+%" PRIu32, v->a, v->b);

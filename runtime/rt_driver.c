@@ -21,6 +21,7 @@
  *   SCHEDFUZZ_MEMORY=0     memory accesses are not scheduling points
  *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
+ *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
  *
  * Under afl-fuzz (SCHEDFUZZ_ENGINE=afl builds), each forked run takes its
@@ -127,6 +128,7 @@ void rt_init(void)
 	rt.cfg.pin = env_u64("SCHEDFUZZ_PIN", 1) != 0;
 	rt.cfg.record_path = env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = env_str("SCHEDFUZZ_INPUT");
+	rt.cfg.trace_path = env_str("SCHEDFUZZ_TRACE");
 	const char *spec = env_str("SCHEDFUZZ_STRATEGY");
 	if (spec) {
 		char err[256];

@@ -69,6 +69,17 @@ bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start)
 }
 
 
+struct rt_var_id rt_var_of(uintptr_t addr, uint32_t first_site)
+{
+	uint32_t site;
+	uintptr_t start;
+	if (rt_heap_block(addr, &site, &start))
+		return (struct rt_var_id){ 'h', site, (uint32_t)(addr > start ? addr - start : 0) };
+	if (addr >= rt.exe_lo && addr < rt.exe_hi)
+		return (struct rt_var_id){ 'g', (uint32_t)(addr - rt.exe_bias), 0 };
+	return (struct rt_var_id){ 'm', first_site, 0 };
+}
+
 static bool tracking(void)
 {
 	return RT_UNLIKELY(heap.on) && rt_self && rt.active;

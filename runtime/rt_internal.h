@@ -87,6 +87,7 @@ struct rt_event {
 #define RT_EVF_PREEMPT 1  /* the previous thread could have continued */
 #define RT_EVF_SWITCH 2   /* a different thread than the previous event's */
 #define RT_EVF_TIMEOUT 4  /* the operation completed by timing out */
+#define RT_EVF_WAITED 8   /* the thread had to wait before it could complete (traces only) */
 
 /* ---- sync objects ------------------------------------------------------ */
 
@@ -180,6 +181,7 @@ struct rt_thread {
 	uint32_t spin;
 	uintptr_t spin_addr;
 
+	bool waited;      /* blocked since its last event (traces only) */
 	const void *site; /* last site this thread reached */
 	const void *ctx[RT_CTX_DEPTH]; /* innermost call sites, ring by depth */
 	uint32_t depth;
@@ -223,6 +225,7 @@ struct rt_config {
 	unsigned coverage;       /* SCHEDFUZZ_COVERAGE: COV_HAPSET | COV_MAP */
 	unsigned hapset_context; /* call sites in a HaPSet statement (c) */
 	const char *cov_dump;    /* SCHEDFUZZ_COV_DUMP: append features here */
+	const char *trace_path;  /* SCHEDFUZZ_TRACE: write the whole interleaving here */
 };
 
 struct rt_state {
@@ -230,6 +233,7 @@ struct rt_state {
 	bool harness; /* started by LLVMFuzzerTestOneInput, not main() */
 	bool under_libfuzzer; /* main() was handed to libFuzzer */
 	bool cov_on;  /* this execution computes interleaving coverage */
+	bool trace_on; /* this execution is traced (SCHEDFUZZ_TRACE) */
 	struct rt_config cfg;
 
 	struct rt_thread threads[RT_MAX_THREADS];
@@ -238,6 +242,7 @@ struct rt_state {
 
 	uint64_t step;
 	uint64_t ndecisions;
+	uint64_t preemptions; /* switches away from a thread that could go on */
 	int last_tid; /* tid of the previous event, for switch marks */
 	bool preempt_pending; /* the next event of the new thread is a preemption */
 
@@ -454,6 +459,20 @@ RT_HIDDEN void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t add
 /* The execution ended (either way): write the dump, if asked for. */
 RT_HIDDEN void rt_cov_end(void);
 
+/* ---- rt_trace.c: the whole interleaving, for replay views and minimisation */
+
+RT_HIDDEN void rt_trace_begin(void);
+/* The event just recorded, with its RT_EVF_* flags. */
+RT_HIDDEN void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+			      struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags);
+/* Self attempts ev and must wait. */
+RT_HIDDEN void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj,
+			      const void *site);
+/* The failure, before the execution's result is published. */
+RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg);
+/* The execution ended (either way): write the trace. */
+RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
+
 /* ---- rt_afl.c ----------------------------------------------------------- */
 
 /* The test case afl-fuzz delivered through shared memory, if any. */
@@ -466,6 +485,17 @@ RT_HIDDEN void rt_heap_track(bool on);
 /* The allocation site (an offset in the executable, or 0 outside it) and
  * the start of the tracked live block holding addr; false if none. */
 RT_HIDDEN bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start);
+
+/* A variable as reports name it, the same in every process:
+ *   'g' a global: its offset in the executable;
+ *   'h' a heap field: the allocation site and the offset in the block;
+ *   'm' other memory (another thread's stack, mmap): first_site, the site
+ *       the caller saw touch it first. */
+struct rt_var_id {
+	char kind;
+	uint32_t a, b;
+};
+RT_HIDDEN struct rt_var_id rt_var_of(uintptr_t addr, uint32_t first_site);
 
 /* ---- rt_report.c: failures ---------------------------------------------- */
 

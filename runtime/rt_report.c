@@ -379,6 +379,7 @@ void rt_result_publish(enum rt_fail_kind fail)
 	if (rt.cfg.record_path)
 		rt_record_write();
 	rt_cov_end();
+	rt_trace_end(fail);
 }
 
 static RT_NORETURN void die(void)
@@ -396,6 +397,7 @@ void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof msg, fmt, ap);
 		va_end(ap);
+		rt_trace_fail(kind, site, msg);
 		rt_result_publish(kind);
 		report(kind, site, msg);
 	}
@@ -453,6 +455,7 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
 			snprintf(msg, sizeof msg, "abort()");
 		else
 			snprintf(msg, sizeof msg, "%s on address %p", strsignal(sig), info->si_addr);
+		rt_trace_fail(F_SIGNAL, pc, msg);
 		rt_result_publish(F_SIGNAL);
 		report(F_SIGNAL, pc, msg);
 	}

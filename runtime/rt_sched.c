@@ -242,6 +242,8 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 		count(self, ev, addr);
 	if (RT_UNLIKELY(rt.cov_on))
 		rt_cov_event(self, ev, addr, obj, size, site);
+	if (RT_UNLIKELY(rt.trace_on))
+		rt_trace_event(self, ev, addr, obj, size, site, flags);
 }
 
 /* ---- decisions ----------------------------------------------------------- */
@@ -306,6 +308,7 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 		return;
 	self->spin = 0;
 	rt.preempt_pending = self_can;
+	rt.preemptions += self_can;
 	switch_to(self, next);
 }
 
@@ -340,6 +343,8 @@ int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
 	self->wait_site = site;
 	self->timed_out = false;
 	rt_changed();
+	if (RT_UNLIKELY(rt.trace_on) && ev != EV_COUNT && !rt_can_complete(self))
+		rt_trace_block(self, ev, o, site);
 	if (ev == EV_COUNT) /* the caller recorded the event already */
 		decide(self);
 	else
@@ -495,6 +500,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.harness = harness;
 	rt.step = 0;
 	rt.ndecisions = 0;
+	rt.preemptions = 0;
 	rt.last_tid = 0;
 	rt.preempt_pending = false;
 	rt.dirty = true;
@@ -519,6 +525,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.locks = 0;
 	rt_vars_begin();
 	rt_cov_begin();
+	rt_trace_begin();
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = sched_getcpu();

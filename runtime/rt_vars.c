@@ -47,7 +47,7 @@ static bool counting_vars(void)
 
 void rt_vars_begin(void)
 {
-	rt_heap_track(counting_vars() || rt.cfg.cov_dump);
+	rt_heap_track(counting_vars() || rt.cfg.cov_dump || rt.cfg.trace_path);
 	if (!counting_vars())
 		return;
 	if (++vars.gen == 0) { /* wrapped: really clear once in 2^32 */

@@ -1,0 +1,149 @@
+/* replay.c - `schedfuzz replay [--record FILE] [--html FILE] [--events N]
+ * INPUT -- PROG [ARGS...]`: run the program once under INPUT, let the
+ * runtime print its report, then show the whole interleaving as thread
+ * lanes (and, with --html, as a page). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "program.h"
+#include "replay.h"
+#include "trace.h"
+
+#define DEFAULT_EVENTS 200
+
+char *replay_temp_path(const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	if (asprintf(&path, "%s/schedfuzz-%s-XXXXXX", dir && *dir ? dir : "/tmp", what) < 0)
+		return NULL;
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		fprintf(stderr, "schedfuzz: cannot create a temporary file %s: %s\n", path,
+			strerror(errno));
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+int replay_traced(const char *path, char **prog_argv, const char *input, const char *trace,
+		  const char *record, bool quiet, unsigned timeout)
+{
+	setenv("SCHEDFUZZ_INPUT", input, 1);
+	setenv("SCHEDFUZZ_TRACE", trace, 1);
+	if (record)
+		setenv("SCHEDFUZZ_RECORD", record, 1);
+	else
+		unsetenv("SCHEDFUZZ_RECORD");
+	unsetenv("SCHEDFUZZ_RUNS");
+	int status = program_run(path, prog_argv, quiet, timeout);
+	unsetenv("SCHEDFUZZ_TRACE");
+	unsetenv("SCHEDFUZZ_RECORD");
+	return status;
+}
+
+static int parse_count(const char *opt, const char *value)
+{
+	if (!program_numeric(value)) {
+		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
+		exit(SETUP);
+	}
+	return atoi(value);
+}
+
+static char *command_text(const char *input, char **prog_argv)
+{
+	size_t cap = strlen(input) + 64;
+	for (char **a = prog_argv; *a; a++)
+		cap += strlen(*a) + 1;
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	int n = snprintf(s, cap, "schedfuzz replay %s --", input);
+	for (char **a = prog_argv; *a; a++)
+		n += snprintf(s + n, cap - (size_t)n, " %s", *a);
+	return s;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	const char *input = NULL, *record = NULL, *html = NULL;
+	int events = DEFAULT_EVENTS;
+	unsigned timeout = 0;
+	int i;
+	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--record")) {
+			record = argv[i = program_option_value(argc, argv, i)];
+		} else if (!strcmp(a, "--html")) {
+			html = argv[i = program_option_value(argc, argv, i)];
+		} else if (!strcmp(a, "--events")) {
+			i = program_option_value(argc, argv, i);
+			events = parse_count(a, argv[i]);
+		} else if (!strcmp(a, "--timeout")) {
+			i = program_option_value(argc, argv, i);
+			timeout = (unsigned)parse_count(a, argv[i]);
+		} else if (a[0] == '-') {
+			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", a);
+			return SETUP;
+		} else if (!input) {
+			input = a;
+		} else {
+			fprintf(stderr, "schedfuzz replay: one INPUT only\n");
+			return SETUP;
+		}
+	}
+	if (!input || i + 1 >= argc) {
+		fprintf(stderr, "usage: schedfuzz replay [--record FILE] [--html FILE] [--events N] "
+				"[--timeout SEC] INPUT -- PROG [ARGS...]\n");
+		return SETUP;
+	}
+	if (access(input, R_OK) != 0) {
+		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", input, strerror(errno));
+		return SETUP;
+	}
+	char **prog_argv = argv + i + 1;
+	char *path = program_check(prog_argv);
+	char *trace_path = path ? replay_temp_path("trace") : NULL;
+	if (!trace_path) {
+		free(path);
+		return SETUP;
+	}
+	int status = replay_traced(path, prog_argv, input, trace_path, record, false, timeout);
+	int result = status < 0 ? SETUP
+		     : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? OK
+		     : WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR ? SETUP
+		     : FAILED;
+
+	struct trace t;
+	char err[512];
+	if (result != SETUP && trace_load(trace_path, &t, err, sizeof err)) {
+		bool symbolized;
+		struct names *nm = names_open(path, &symbolized);
+		trace_print_lanes(stderr, &t, nm, (size_t)events);
+		if (html) {
+			char *cmd = command_text(input, prog_argv);
+			if (trace_write_html(html, &t, nm, input, cmd ? cmd : "") == 0)
+				fprintf(stderr, "schedfuzz: timeline written to %s\n", html);
+			else if (result == OK)
+				result = SETUP;
+			free(cmd);
+		}
+		names_close(nm);
+		trace_free(&t);
+	} else if (result != SETUP) {
+		/* Killed before the runtime could write it (a timeout, SIGKILL). */
+		fprintf(stderr, "schedfuzz: no interleaving to show: %s\n", err);
+	}
+	unlink(trace_path);
+	free(trace_path);
+	free(path);
+	return result;
+}

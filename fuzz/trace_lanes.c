@@ -1,0 +1,84 @@
+/* trace_lanes.c - the interleaving as thread lanes on a terminal: one
+ * column a thread, one row an event, so that who ran when reads down the
+ * page and a preemption is a jump to another column. */
+#include <string.h>
+
+#include "trace.h"
+
+/* Cell text cut to width - 1 columns, padded to width. */
+static void cell(FILE *f, const char *text, int width)
+{
+	int n = (int)strlen(text);
+	if (n > width - 1)
+		n = width - 1;
+	fprintf(f, " %-*.*s|", width, n, text);
+}
+
+static void row(FILE *f, const struct trace *t, int tid, const char *mark, const char *step,
+		const char *text, const char *site, int width)
+{
+	fprintf(f, "%2s %7s |", mark, step);
+	for (int i = 0; i < t->nthreads; i++)
+		cell(f, i == tid ? text : "", width);
+	fprintf(f, " %s\n", site);
+}
+
+void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t last)
+{
+	int width = t->nthreads <= 4 ? 30 : t->nthreads <= 8 ? 22 : 16;
+	size_t nev = 0;
+	for (size_t i = 0; i < t->n; i++)
+		nev += t->rec[i].type != TR_STATE;
+	size_t first = last && nev > last ? nev - last : 0;
+
+	fprintf(f, "==schedfuzz== interleaving in thread lanes: ");
+	if (first)
+		fprintf(f, "the last %zu of %zu events", nev - first, nev);
+	else
+		fprintf(f, "all %zu events", nev);
+	fprintf(f, " (> preemption, ~ the thread must wait, * it waited first, ! timed out)\n");
+	fprintf(f, "%2s %7s |", "", "step");
+	for (int i = 0; i < t->nthreads; i++) {
+		char h[16];
+		snprintf(h, sizeof h, "T%d", i);
+		cell(f, h, width);
+	}
+	fprintf(f, " site\n");
+
+	char text[512], site[512], step[32];
+	size_t k = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct trace_rec *r = &t->rec[i];
+		if (r->type == TR_STATE || k++ < first)
+			continue;
+		char d[480];
+		trace_describe(r, nm, d, sizeof d);
+		names_site(nm, r->site, site, sizeof site);
+		if (r->type == TR_BLOCK) {
+			snprintf(text, sizeof text, "~ %s", d);
+			row(f, t, r->tid, "", "", text, site, width);
+			continue;
+		}
+		snprintf(text, sizeof text, "%s%s%s", r->waited ? "* " : "", r->timed_out ? "! " : "", d);
+		snprintf(step, sizeof step, "%llu", (unsigned long long)r->step);
+		row(f, t, r->tid, r->preempt ? ">" : "", step, text, site, width);
+	}
+	if (t->failed) {
+		/* The end state: each thread's column says where it stopped. */
+		fprintf(f, "%2s %7s |", "", "end");
+		for (int tid = 0; tid < t->nthreads; tid++) {
+			const struct trace_rec *st = trace_end_state(t, tid);
+			char d[480] = "finished";
+			if (st)
+				trace_describe(st, nm, d, sizeof d);
+			cell(f, d, width);
+		}
+		fprintf(f, "\n==schedfuzz== %s: %s", t->fail_kind, t->fail_msg);
+		if (t->fail_site)
+			fprintf(f, " at %s", names_where(nm, t->fail_site));
+		fprintf(f, "\n");
+	}
+	fprintf(f, "==schedfuzz== %llu steps, %llu preemptions, %llu decisions; schedule: %s\n",
+		(unsigned long long)t->steps, (unsigned long long)t->preemptions,
+		(unsigned long long)t->decisions, t->plan);
+}
