@@ -9,13 +9,20 @@
  * harness). Everything else on the command line passes through untouched,
  * so the wrappers work as CC/CXX for make, CMake and configure scripts.
  *
- * SCHEDFUZZ_ENGINE picks the fuzzing engine the binary is built for:
- *   libfuzzer   a harness linked with libFuzzer (as -fsanitize=fuzzer does);
- *   afl         a main() program for afl-fuzz: AFL++'s runtime (forkserver,
- *               shared-memory test cases) and edge coverage through
- *               sanitizer-coverage's trace-pc-guard, which that runtime
- *               implements; our interleaving coverage joins its map;
- *   standalone  (the default) no engine: schedfuzz run and replay.
+ * A harness is a program whose main() comes from an engine: one built with
+ * -fsanitize=fuzzer (or linked with AFL++'s libAFLDriver.a, as OSS-Fuzz's
+ * $LIB_FUZZING_ENGINE names it). SCHEDFUZZ_ENGINE picks the engine:
+ *   libfuzzer   libFuzzer (what -fsanitize=fuzzer alone means);
+ *   afl         afl-fuzz: AFL++'s runtime (forkserver, shared-memory test
+ *               cases) and edge coverage through sanitizer-coverage's
+ *               trace-pc-guard, which that runtime implements; our
+ *               interleaving coverage joins its map. A main() program is
+ *               forked per test case; a harness runs in persistent mode
+ *               (fuzz/driver_afl.c replaces libAFLDriver.a);
+ *   standalone  no engine: a main() program as it is; a harness gets a
+ *               main() that runs it over files (fuzz/driver_standalone.c).
+ * For afl and standalone, -fsanitize=fuzzer and fuzzer-no-link are taken
+ * off the command line: libFuzzer is not linked, nor its counters added.
  *
  * Environment: SCHEDFUZZ_CLANG / SCHEDFUZZ_CLANGXX pick the compilers,
  * SCHEDFUZZ_LIBDIR the directory holding libschedfuzz_rt.a,
@@ -92,6 +99,38 @@ static const char *libdir(void)
 	return out;
 }
 
+/* An -fsanitize= list without fuzzer and fuzzer-no-link, or NULL when
+ * nothing is left of it. */
+static char *without_fuzzer(const char *arg)
+{
+	char *copy = strdup(arg + 11), *save = NULL, *out = malloc(strlen(arg) + 1);
+	if (!copy || !out)
+		exit(1);
+	strcpy(out, "-fsanitize=");
+	bool any = false;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "fuzzer") || !strcmp(tok, "fuzzer-no-link"))
+			continue;
+		if (any)
+			strcat(out, ",");
+		strcat(out, tok);
+		any = true;
+	}
+	free(copy);
+	if (!any) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* AFL++'s driver for libFuzzer-style harnesses, as OSS-Fuzz passes it. */
+static bool is_afl_driver(const char *arg)
+{
+	const char *base = strrchr(arg, '/');
+	return !strcmp(base ? base + 1 : arg, "libAFLDriver.a");
+}
+
 /* Sanitizers named on the command line, merged over every -fsanitize=. */
 struct sanitizers {
 	bool fuzzer, fuzzer_no_link, address, memory, other;
@@ -115,6 +154,40 @@ static void scan_sanitizers(const char *list, struct sanitizers *s)
 	free(copy);
 }
 
+static bool link_libfuzzer(struct cmd *c)
+{
+	const char *fz = getenv("SCHEDFUZZ_FUZZER_LIB");
+	if (!fz || !*fz)
+		fz = SCHEDFUZZ_DEFAULT_FUZZER_LIB;
+	if (!*fz || access(fz, R_OK) != 0) {
+		fprintf(stderr, "schedfuzz-cc: libFuzzer not found%s%s (install libclang-rt-14-dev "
+				"or set SCHEDFUZZ_FUZZER_LIB)\n",
+			*fz ? " at " : "", fz);
+		return false;
+	}
+	push(c, "-Wl,--whole-archive");
+	push(c, fz);
+	push(c, "-Wl,--no-whole-archive");
+	push(c, "-lstdc++");
+	push(c, "-lm");
+	return true;
+}
+
+static bool link_afl_runtime(struct cmd *c)
+{
+	const char *art = getenv("SCHEDFUZZ_AFL_RT");
+	if (!art || !*art)
+		art = SCHEDFUZZ_DEFAULT_AFL_RT;
+	if (access(art, R_OK) != 0) {
+		fprintf(stderr, "schedfuzz-cc: AFL++'s runtime not found at %s (install afl++ or set "
+				"SCHEDFUZZ_AFL_RT)\n",
+			art);
+		return false;
+	}
+	push(c, art);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	bool cxx = strstr(basename(argv[0]), "++") != NULL;
@@ -123,6 +196,7 @@ int main(int argc, char **argv)
 		compiler = cxx ? SCHEDFUZZ_DEFAULT_CLANGXX : SCHEDFUZZ_DEFAULT_CLANG;
 
 	bool link = true, shared = false, has_g = false, has_input = false, info_only = argc == 1;
+	bool afl_driver = false;
 	struct sanitizers san = { 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -139,6 +213,8 @@ int main(int argc, char **argv)
 			 !strncmp(a, "--print-", 8) || !strcmp(a, "-dumpversion") ||
 			 !strcmp(a, "-dumpmachine"))
 			info_only = true;
+		else if (is_afl_driver(a))
+			afl_driver = true;
 		else if (a[0] != '-' || !strcmp(a, "-"))
 			has_input = true;
 		/* Options whose next word is a value, not an input. */
@@ -160,32 +236,39 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	const char *engine = getenv("SCHEDFUZZ_ENGINE");
-	bool afl = false, add_fuzzer = false;
-	if (engine && *engine) {
-		if (!strcmp(engine, "afl")) {
-			afl = true;
-		} else if (!strcmp(engine, "libfuzzer")) {
-			add_fuzzer = !san.fuzzer;
-			san.fuzzer = true;
-		} else if (strcmp(engine, "standalone") != 0) {
+	enum { DEFAULT, LIBFUZZER, AFL, STANDALONE } engine = DEFAULT;
+	const char *engine_name = getenv("SCHEDFUZZ_ENGINE");
+	if (engine_name && *engine_name) {
+		if (!strcmp(engine_name, "afl")) {
+			engine = AFL;
+		} else if (!strcmp(engine_name, "libfuzzer")) {
+			engine = LIBFUZZER;
+		} else if (!strcmp(engine_name, "standalone")) {
+			engine = STANDALONE;
+		} else {
 			fprintf(stderr, "schedfuzz-cc: SCHEDFUZZ_ENGINE=%s: expected afl, libfuzzer or "
-					"standalone\n", engine);
+					"standalone\n", engine_name);
 			return 1;
 		}
 	}
-	if (afl && san.fuzzer) {
-		fprintf(stderr, "schedfuzz-cc: SCHEDFUZZ_ENGINE=afl builds main() programs; a "
-				"libFuzzer-style harness needs AFL++ persistent mode, not supported yet "
-				"(use SCHEDFUZZ_ENGINE=libfuzzer)\n");
-		return 1;
-	}
+	if (engine == DEFAULT && afl_driver)
+		engine = AFL;
+	bool harness = san.fuzzer || afl_driver || engine == LIBFUZZER;
+	bool no_libfuzzer = engine == AFL || engine == STANDALONE;
 
 	struct cmd c = { 0 };
 	push(&c, compiler);
-	for (int i = 1; i < argc; i++)
-		push(&c, argv[i]);
-	if (add_fuzzer)
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (no_libfuzzer && !strncmp(a, "-fsanitize=", 11)) {
+			char *rest = without_fuzzer(a);
+			if (rest)
+				push(&c, rest);
+		} else if (!is_afl_driver(a)) {
+			push(&c, a);
+		}
+	}
+	if (engine == LIBFUZZER && !san.fuzzer)
 		push(&c, "-fsanitize=fuzzer");
 
 	if (!info_only && has_input) {
@@ -201,7 +284,7 @@ int main(int argc, char **argv)
 		push(&c, "-tsan-instrument-read-before-write=1");
 		if (!has_g)
 			push(&c, "-gline-tables-only");
-		if (afl)
+		if (engine == AFL)
 			push(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
 #if defined(__x86_64__)
 		push(&c, "-mcx16"); /* 128-bit atomics reach our hooks, not libatomic */
@@ -218,35 +301,17 @@ int main(int argc, char **argv)
 			push(&c, rt);
 			push(&c, "-Wl,--no-whole-archive");
 			push(&c, "-Wl,--wrap=main");
-			if (san.fuzzer) {
-				const char *fz = getenv("SCHEDFUZZ_FUZZER_LIB");
-				if (!fz || !*fz)
-					fz = SCHEDFUZZ_DEFAULT_FUZZER_LIB;
-				if (!*fz || access(fz, R_OK) != 0) {
-					fprintf(stderr, "schedfuzz-cc: libFuzzer not found%s%s (install "
-							"libclang-rt-14-dev or set SCHEDFUZZ_FUZZER_LIB)\n",
-						*fz ? " at " : "", fz);
-					return 1;
-				}
+			if (harness) {
 				push(&c, "-Wl,--wrap=LLVMFuzzerTestOneInput");
-				push(&c, "-Wl,--whole-archive");
-				push(&c, fz);
-				push(&c, "-Wl,--no-whole-archive");
-				push(&c, "-lstdc++");
-				push(&c, "-lm");
-			}
-			if (afl) {
-				const char *art = getenv("SCHEDFUZZ_AFL_RT");
-				if (!art || !*art)
-					art = SCHEDFUZZ_DEFAULT_AFL_RT;
-				if (access(art, R_OK) != 0) {
-					fprintf(stderr, "schedfuzz-cc: AFL++'s runtime not found at %s "
-							"(install afl++ or set SCHEDFUZZ_AFL_RT)\n",
-						art);
+				if (engine == AFL)
+					push(&c, fmt("%s/libschedfuzz_driver_afl.a", dir));
+				else if (engine == STANDALONE)
+					push(&c, fmt("%s/libschedfuzz_driver_standalone.a", dir));
+				else if (!link_libfuzzer(&c))
 					return 1;
-				}
-				push(&c, art);
 			}
+			if (engine == AFL && !link_afl_runtime(&c))
+				return 1;
 			push(&c, "-ldl");
 			push(&c, "-lpthread");
 		}

@@ -59,6 +59,9 @@ extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
 extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
 extern int __real_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) __attribute__((weak));
 extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+/* Defined by libFuzzer only: tells its main from the other engines'. */
+extern int LLVMFuzzerRunDriver(int *argc, char ***argv,
+			       int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
@@ -402,8 +405,14 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	bool harness = __real_LLVMFuzzerTestOneInput != NULL;
 
 	if (harness && !input_path && !runs) {
-		rt.under_libfuzzer = true; /* it reads our coverage */
-		return __real_main(argc, argv, envp); /* the fuzzing engine's main */
+		/* The engine's main: libFuzzer's, AFL++'s persistent loop or
+		 * the standalone one (fuzz/driver_*.c). */
+		rt.under_libfuzzer = LLVMFuzzerRunDriver != NULL; /* it reads our coverage */
+		if (rt.under_libfuzzer) {
+			rt.watched = true;
+			rt_watchdog_start();
+		}
+		return __real_main(argc, argv, envp);
 	}
 	if (harness && LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);

@@ -241,6 +241,9 @@ struct rt_state {
 	struct rt_thread *running;
 
 	uint64_t step;
+	uint64_t step_limit; /* max_steps, or 0 once the watchdog saw a hang */
+	uint64_t wall_limit_ms; /* the watchdog's deadline, for the report */
+	bool watched;        /* the watchdog runs (under libFuzzer) */
 	uint64_t ndecisions;
 	uint64_t preemptions; /* switches away from a thread that could go on */
 	int last_tid; /* tid of the previous event, for switch marks */
@@ -473,6 +476,14 @@ RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const cha
 /* The execution ended (either way): write the trace. */
 RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
 
+/* ---- rt_watchdog.c: hangs under libFuzzer, reported before its -timeout */
+
+RT_HIDDEN void rt_watchdog_start(void);
+RT_HIDDEN void rt_watchdog_begin(void); /* an execution starts */
+RT_HIDDEN void rt_watchdog_end(void);   /* ... and ends */
+/* Has this execution run out of time? */
+RT_HIDDEN bool rt_watchdog_expired(void);
+
 /* ---- rt_afl.c ----------------------------------------------------------- */
 
 /* The test case afl-fuzz delivered through shared memory, if any. */
@@ -502,7 +513,12 @@ RT_HIDDEN struct rt_var_id rt_var_of(uintptr_t addr, uint32_t first_site);
 RT_HIDDEN RT_NORETURN void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 RT_HIDDEN RT_NORETURN void rt_fail_deadlock(void);
-RT_HIDDEN RT_NORETURN void rt_fail_hang(void);
+/* The step limit was passed: a hang, unless the limit was lowered by the
+ * watchdog for an execution that has ended since (then it is restored). */
+RT_HIDDEN void rt_step_limit_passed(void);
+/* From the watchdog's own thread: the running thread reached no scheduling
+ * point since the execution ran out of time. */
+RT_HIDDEN RT_NORETURN void rt_fail_stuck(unsigned timeout_s);
 /* A call the runtime cannot model: one line, then exit with status 3. */
 RT_HIDDEN RT_NORETURN void rt_unsupported(const char *what, const char *why);
 RT_HIDDEN void rt_signals_install(void);

@@ -120,6 +120,13 @@ static void collect(struct symtab *st, const void *fail_site)
 		sym_add(st, (uintptr_t)rt.trace[s & (RT_TRACE_SIZE - 1)].site, false);
 }
 
+/* The thread the failure is about: the caller, or, when the watchdog
+ * reports, the one that was running. */
+static struct rt_thread *reporting_thread(void)
+{
+	return rt_self ? rt_self : rt.running;
+}
+
 /* ---- sections ------------------------------------------------------------------------- */
 
 static struct rt_thread *blocker_of(const struct rt_thread *t)
@@ -197,7 +204,7 @@ static void print_threads(struct symtab *st)
 			fprintf(stderr, "  T%-3d blocked: waits for %s at %s", t->tid, w,
 				site_text(st, t->wait_site));
 		} else {
-			fprintf(stderr, "  T%-3d %s at %s", t->tid, t == rt_self ? "running" : "runnable",
+			fprintf(stderr, "  T%-3d %s at %s", t->tid, t == reporting_thread() ? "running" : "runnable",
 				site_text(st, t->site));
 		}
 		for (int h = 0; h < t->nheld; h++) {
@@ -331,7 +338,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 		 * input it saves with the full one. Symbolizing costs more than
 		 * a whole execution. */
 		fprintf(stderr, "==schedfuzz== ERROR: %s: %s (thread T%d)\n", rt_fail_names[kind], msg,
-			rt_self ? rt_self->tid : -1);
+			reporting_thread() ? reporting_thread()->tid : -1);
 		return;
 	}
 	struct symtab st = { 0 };
@@ -347,7 +354,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 	fprintf(stderr, "==schedfuzz== ERROR: %s: %s", rt_fail_names[kind], msg);
 	if (site)
 		fprintf(stderr, " at %s", site_text(&st, site));
-	fprintf(stderr, " (thread T%d)\n", rt_self ? rt_self->tid : -1);
+	fprintf(stderr, " (thread T%d)\n", reporting_thread() ? reporting_thread()->tid : -1);
 	print_threads(&st);
 	if (kind == F_DEADLOCK)
 		print_cycle(&st);
@@ -413,10 +420,27 @@ void rt_fail_deadlock(void)
 		blocked == 1 ? "is" : "are");
 }
 
-void rt_fail_hang(void)
+void rt_step_limit_passed(void)
 {
-	rt_fail(F_HANG, NULL, "no end after %llu scheduling points (SCHEDFUZZ_MAX_STEPS)",
-		(unsigned long long)rt.cfg.max_steps);
+	if (rt.step > rt.cfg.max_steps)
+		rt_fail(F_HANG, NULL, "no end after %llu scheduling points (SCHEDFUZZ_MAX_STEPS)",
+			(unsigned long long)rt.cfg.max_steps);
+	if (rt_watchdog_expired())
+		rt_fail(F_HANG, NULL, "still running after %llu ms, 3/4 of libFuzzer's -timeout "
+				      "(%llu scheduling points)",
+			(unsigned long long)rt.wall_limit_ms, (unsigned long long)rt.step);
+	rt.step_limit = rt.cfg.max_steps; /* lowered for an execution that has ended */
+}
+
+void rt_fail_stuck(unsigned timeout_s)
+{
+	/* Not a controlled thread: the report names the running one. */
+	struct rt_thread *running = rt.running;
+	rt_fail(F_HANG, running ? running->site : NULL,
+		"T%d reached no scheduling point for %u ms after the execution ran out of time "
+		"(libFuzzer's -timeout=%u): blocked in a call the runtime does not control, or "
+		"computing without touching shared memory",
+		running ? running->tid : -1, timeout_s * 1000 / 8, timeout_s);
 }
 
 RT_EXPORT void __assert_fail(const char *expr, const char *file, unsigned line, const char *func)

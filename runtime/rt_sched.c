@@ -333,8 +333,8 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 		decide(self);
 	}
 	record(self, ev, addr, obj, size, site);
-	if (RT_UNLIKELY(rt.step > rt.cfg.max_steps))
-		rt_fail_hang();
+	if (RT_UNLIKELY(rt.step > __atomic_load_n(&rt.step_limit, __ATOMIC_RELAXED)))
+		rt_step_limit_passed();
 }
 
 int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
@@ -499,6 +499,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 
 	rt.harness = harness;
 	rt.step = 0;
+	rt.step_limit = rt.cfg.max_steps;
 	rt.ndecisions = 0;
 	rt.preemptions = 0;
 	rt.last_tid = 0;
@@ -533,6 +534,8 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_signals_install();
 	rt.active = true;
 	rt_self = t0;
+	if (rt.watched)
+		rt_watchdog_begin();
 }
 
 /* The executed schedule as an explicit genome: the decisions that differ
@@ -564,6 +567,8 @@ void rt_exec_end(void)
 			t->reaped = true;
 		}
 	}
+	if (rt.watched)
+		rt_watchdog_end();
 	rt_result_publish(F_NONE);
 	rt_obj_reset_all();
 	rt.active = false;
