@@ -24,6 +24,9 @@
  * For afl and standalone, -fsanitize=fuzzer and fuzzer-no-link are taken
  * off the command line: libFuzzer is not linked, nor its counters added.
  *
+ * As a CMake launcher (see fuzz/cmake/schedfuzzConfig.cmake.in) it is run as
+ * "schedfuzz-cc --launch=ENGINE COMPILER ARGS...".
+ *
  * Environment: SCHEDFUZZ_CLANG / SCHEDFUZZ_CLANGXX pick the compilers,
  * SCHEDFUZZ_LIBDIR the directory holding libschedfuzz_rt.a,
  * SCHEDFUZZ_FUZZER_LIB libFuzzer's archive, SCHEDFUZZ_AFL_RT AFL++'s
@@ -194,6 +197,23 @@ int main(int argc, char **argv)
 	const char *compiler = getenv(cxx ? "SCHEDFUZZ_CLANGXX" : "SCHEDFUZZ_CLANG");
 	if (!compiler || !*compiler)
 		compiler = cxx ? SCHEDFUZZ_DEFAULT_CLANGXX : SCHEDFUZZ_DEFAULT_CLANG;
+
+	/* As a CMake compiler or linker launcher (schedfuzz_add_harness):
+	 * "--launch=ENGINE COMPILER ARGS...". The project's compiler says C
+	 * or C++; it is used itself only if it is a clang. */
+	if (argc >= 3 && !strncmp(argv[1], "--launch", 8)) {
+		if (argv[1][8] == '=')
+			setenv("SCHEDFUZZ_ENGINE", argv[1] + 9, 1);
+		char *given = strdup(argv[2]), *base = basename(given);
+		cxx = strstr(base, "++") != NULL;
+		if (!strncmp(base, "clang", 5))
+			compiler = argv[2];
+		else if (cxx != (strstr(basename(argv[0]), "++") != NULL))
+			compiler = cxx ? SCHEDFUZZ_DEFAULT_CLANGXX : SCHEDFUZZ_DEFAULT_CLANG;
+		argv[2] = argv[0];
+		argv += 2;
+		argc -= 2;
+	}
 
 	bool link = true, shared = false, has_g = false, has_input = false, info_only = argc == 1;
 	bool afl_driver = false;

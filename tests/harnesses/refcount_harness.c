@@ -24,7 +24,9 @@ struct object {
 
 static struct object obj;
 
-static void get(struct object *o)
+/* Out of line, as in a real library: the compiler may not fuse a get, the
+ * uses and a put into one read and one write of the count. */
+__attribute__((noinline)) static void get(struct object *o)
 {
 #ifdef FIXED
 	atomic_fetch_add(&o->refs, 1);
@@ -33,7 +35,7 @@ static void get(struct object *o)
 #endif
 }
 
-static void put(struct object *o)
+__attribute__((noinline)) static void put(struct object *o)
 {
 #ifdef FIXED
 	int left = atomic_fetch_sub(&o->refs, 1) - 1;
@@ -45,7 +47,7 @@ static void put(struct object *o)
 		o->released = true;
 }
 
-static void use(struct object *o)
+__attribute__((noinline)) static void use(struct object *o)
 {
 	assert(!o->released && "use of a released object");
 	o->uses++;
