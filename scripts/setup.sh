@@ -2,7 +2,8 @@
 # setup.sh - installs the Debian packages schedfuzz needs, only those
 # missing; safe to run again and again.
 set -euo pipefail
-packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make)
+# chromium and python3: the HTML timeline test draws the page and reads the screenshot.
+packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make gcc chromium python3)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
