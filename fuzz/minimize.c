@@ -318,6 +318,7 @@ int cmd_min(int argc, char **argv)
 		goto done;
 	}
 	free(check.rec.d);
+	/* "N preemptions, M decisions": the test reads these two lines. */
 	fprintf(stderr,
 		"schedfuzz: %s: %s\n"
 		"schedfuzz: original (%s): %" PRIu64 " preemptions, %" PRIu32 " decisions, %" PRIu64

@@ -78,7 +78,7 @@ void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t 
 			fprintf(f, " at %s", names_where(nm, t->fail_site));
 		fprintf(f, "\n");
 	}
-	fprintf(f, "==schedfuzz== %llu steps, %llu preemptions, %llu decisions; schedule: %s\n",
+	fprintf(f, "==schedfuzz== %llu steps, %llu preemption%s, %llu decisions; schedule: %s\n",
 		(unsigned long long)t->steps, (unsigned long long)t->preemptions,
-		(unsigned long long)t->decisions, t->plan);
+		t->preemptions == 1 ? "" : "s", (unsigned long long)t->decisions, t->plan);
 }

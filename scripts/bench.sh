@@ -13,7 +13,9 @@
 # with --quick), beside PCT's lower bound; the coverage ablation
 # (scripts/bench/coverage_ablation.sh: afl-fuzz with each kind of feedback,
 # 10 campaigns per cell); and coverage growing over a campaign's corpus
-# (scripts/bench/coverage_growth.sh).
+# (scripts/bench/coverage_growth.sh); and afl-fuzz over every zoo program
+# for up to 5 minutes each (1 with --quick), every saved crash replayed
+# (scripts/bench/afl_zoo.sh: afl_zoo_found, afl_zoo_replayed).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
@@ -67,3 +69,5 @@ if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
 if [ $quick -eq 1 ]; then ablation_execs=500 growth_execs=2000; else ablation_execs=2000 growth_execs=5000; fi
 "$top/scripts/bench/coverage_ablation.sh" 10 "$ablation_execs"
 "$top/scripts/bench/coverage_growth.sh" "$growth_execs"
+if [ $quick -eq 1 ]; then afl_seconds=60; else afl_seconds=300; fi
+"$top/scripts/bench/afl_zoo.sh" "$afl_seconds"
