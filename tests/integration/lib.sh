@@ -13,5 +13,5 @@ fail() {
 # The interleaving section of a report (up to, not including, the schedule
 # line, which names the genome): the same in every process.
 interleaving() {
-	sed -n '/^==schedfuzz== interleaving/,/^==schedfuzz== schedule/{/^==schedfuzz== schedule/!p}' "$1"
+	sed -n '/^==schedfuzz== interleaving: /,/^==schedfuzz== schedule/{/^==schedfuzz== schedule/!p}' "$1"
 }
