@@ -234,6 +234,7 @@ struct rt_state {
 	bool under_libfuzzer; /* main() was handed to libFuzzer */
 	bool cov_on;  /* this execution computes interleaving coverage */
 	bool trace_on; /* this execution is traced (SCHEDFUZZ_TRACE) */
+	bool observed; /* cov_on || trace_on: events go to observe() */
 	struct rt_config cfg;
 
 	struct rt_thread threads[RT_MAX_THREADS];

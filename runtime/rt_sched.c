@@ -212,6 +212,16 @@ static RT_NOINLINE void count(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 	}
 }
 
+/* Coverage and traces, off the fast path: one test covers both. */
+static RT_NOINLINE void observe(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+				struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags)
+{
+	if (rt.cov_on)
+		rt_cov_event(self, ev, addr, obj, size, site);
+	if (rt.trace_on)
+		rt_trace_event(self, ev, addr, obj, size, site, flags);
+}
+
 static inline __attribute__((always_inline)) void record(struct rt_thread *self, enum rt_ev ev,
 							  uintptr_t addr, struct rt_obj *obj,
 							  uint32_t size, const void *site)
@@ -240,10 +250,8 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 	rt.locks += ev_is_lock[ev];
 	if (RT_UNLIKELY(rt.counting.what != SF_COUNT_NONE))
 		count(self, ev, addr);
-	if (RT_UNLIKELY(rt.cov_on))
-		rt_cov_event(self, ev, addr, obj, size, site);
-	if (RT_UNLIKELY(rt.trace_on))
-		rt_trace_event(self, ev, addr, obj, size, site, flags);
+	if (RT_UNLIKELY(rt.observed))
+		observe(self, ev, addr, obj, size, site, flags);
 }
 
 /* ---- decisions ----------------------------------------------------------- */
@@ -527,6 +535,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_vars_begin();
 	rt_cov_begin();
 	rt_trace_begin();
+	rt.observed = rt.cov_on || rt.trace_on;
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = sched_getcpu();

@@ -189,6 +189,7 @@ void rt_trace_end(enum rt_fail_kind fail)
 	if (!rt.trace_on)
 		return;
 	rt.trace_on = false;
+	rt.observed = rt.cov_on;
 	struct rt_thread *self = rt_self;
 	rt_self = NULL; /* stdio's copies are not the program's accesses */
 	FILE *f = fopen(rt.cfg.trace_path, "w");
