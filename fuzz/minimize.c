@@ -49,32 +49,11 @@ struct minimizer {
 	unsigned runs, max_runs;
 };
 
-static uint8_t *read_all(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			uint8_t *p = realloc(buf, cap *= 2);
-			if (!p)
-				free(buf);
-			buf = p;
-		}
-	}
-	fclose(f);
-	*size = n;
-	return buf;
-}
-
 /* The decisions of an explicit genome file. */
 static bool read_list(const char *path, struct list *out)
 {
 	size_t size;
-	uint8_t *buf = read_all(path, &size);
+	uint8_t *buf = program_read_file(path, &size);
 	if (!buf)
 		return false;
 	struct sf_plan p;
@@ -219,15 +198,6 @@ static bool shift(struct minimizer *m, struct outcome *best)
 	return false;
 }
 
-static int parse_number(const char *opt, const char *value)
-{
-	if (!program_numeric(value)) {
-		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
-		exit(SETUP);
-	}
-	return atoi(value);
-}
-
 int cmd_min(int argc, char **argv)
 {
 	const char *input = NULL, *out = NULL;
@@ -239,10 +209,10 @@ int cmd_min(int argc, char **argv)
 			out = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(a, "--max-runs")) {
 			i = program_option_value(argc, argv, i);
-			m.max_runs = (unsigned)parse_number(a, argv[i]);
+			m.max_runs = program_count(a, argv[i]);
 		} else if (!strcmp(a, "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			m.timeout = (unsigned)parse_number(a, argv[i]);
+			m.timeout = program_count(a, argv[i]);
 		} else if (a[0] == '-') {
 			fprintf(stderr, "schedfuzz min: unknown option '%s'\n", a);
 			return SETUP;
@@ -259,7 +229,7 @@ int cmd_min(int argc, char **argv)
 		return SETUP;
 	}
 	size_t size;
-	uint8_t *data = read_all(input, &size);
+	uint8_t *data = program_read_file(input, &size);
 	if (!data) {
 		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", input, strerror(errno));
 		return SETUP;

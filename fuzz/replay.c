@@ -49,15 +49,6 @@ int replay_traced(const char *path, char **prog_argv, const char *input, const c
 	return status;
 }
 
-static int parse_count(const char *opt, const char *value)
-{
-	if (!program_numeric(value)) {
-		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
-		exit(SETUP);
-	}
-	return atoi(value);
-}
-
 static char *command_text(const char *input, char **prog_argv)
 {
 	size_t cap = strlen(input) + 64;
@@ -75,7 +66,7 @@ static char *command_text(const char *input, char **prog_argv)
 int cmd_replay(int argc, char **argv)
 {
 	const char *input = NULL, *record = NULL, *html = NULL;
-	int events = DEFAULT_EVENTS;
+	unsigned events = DEFAULT_EVENTS;
 	unsigned timeout = 0;
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -86,10 +77,10 @@ int cmd_replay(int argc, char **argv)
 			html = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(a, "--events")) {
 			i = program_option_value(argc, argv, i);
-			events = parse_count(a, argv[i]);
+			events = program_count(a, argv[i]);
 		} else if (!strcmp(a, "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			timeout = (unsigned)parse_count(a, argv[i]);
+			timeout = program_count(a, argv[i]);
 		} else if (a[0] == '-') {
 			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", a);
 			return SETUP;
