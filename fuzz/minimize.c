@@ -172,29 +172,33 @@ static void shrink(struct minimizer *m, struct outcome *best)
  * often sits a few decisions from where a random schedule put it. So
  * each decision is also tried a little earlier and later, alone and with
  * every decision after it dropped. */
+static bool try_moved(struct minimizer *m, struct outcome *best, uint32_t i, int delta, bool cut)
+{
+	uint32_t n = cut ? i + 1 : best->rec.n;
+	int64_t at = (int64_t)best->rec.d[i].index + delta;
+	if (at < 0 || (i > 0 && at <= best->rec.d[i - 1].index) ||
+	    (i + 1 < n && at >= best->rec.d[i + 1].index))
+		return false; /* the list stays sorted */
+	struct list cand = { malloc((n + 1) * sizeof *cand.d), n };
+	if (!cand.d)
+		return false;
+	memcpy(cand.d, best->rec.d, n * sizeof *cand.d);
+	cand.d[i].index = (uint32_t)at;
+	bool better = try_list(m, &cand, best);
+	free(cand.d);
+	return better;
+}
+
 static bool shift(struct minimizer *m, struct outcome *best)
 {
 	static const int deltas[] = { 1, -1, 2, -2, 3, -3, 4, -4 };
-	for (uint32_t i = 0; i < best->rec.n && m->runs < m->max_runs; i++) {
-		for (size_t k = 0; k < sizeof deltas / sizeof deltas[0]; k++) {
-			for (int cut = 0; cut < 2 && m->runs < m->max_runs; cut++) {
-				uint32_t n = cut ? i + 1 : best->rec.n;
-				int64_t at = (int64_t)best->rec.d[i].index + deltas[k];
-				if (at < 0 || (i > 0 && at <= best->rec.d[i - 1].index) ||
-				    (i + 1 < n && at >= best->rec.d[i + 1].index))
-					continue; /* the list stays sorted */
-				struct list cand = { malloc((n + 1) * sizeof *cand.d), n };
-				if (!cand.d)
-					return false;
-				memcpy(cand.d, best->rec.d, n * sizeof *cand.d);
-				cand.d[i].index = (uint32_t)at;
-				bool better = try_list(m, &cand, best);
-				free(cand.d);
-				if (better)
-					return true;
-			}
+	for (uint32_t i = 0; i < best->rec.n; i++)
+		for (size_t k = 0; k < 2 * sizeof deltas / sizeof deltas[0]; k++) {
+			if (m->runs >= m->max_runs)
+				return false;
+			if (try_moved(m, best, i, deltas[k / 2], k % 2))
+				return true;
 		}
-	}
 	return false;
 }
 

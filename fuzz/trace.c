@@ -18,12 +18,12 @@ static void parse_ctx(struct trace_rec *r, const char *ctx)
 	r->nctx = 0;
 	if (!strcmp(ctx, "-"))
 		return;
-	for (const char *p = ctx; *p && r->nctx < TRACE_CTX;) {
+	for (const char *p = ctx; *p && r->nctx < TRACE_CTX; p++) {
 		char *end;
 		r->ctx[r->nctx++] = (uint32_t)strtoul(p, &end, 16);
-		p = *end == ',' ? end + 1 : end;
-		if (end == p && *end != ',')
+		if (*end != ',')
 			break;
+		p = end;
 	}
 }
 
@@ -40,14 +40,13 @@ static void parse_var(struct trace_rec *r, const char *var)
 	}
 }
 
-static bool parse_where(struct trace_rec *r, const char *site, const char *ctx, const char *var,
+static void parse_where(struct trace_rec *r, const char *site, const char *ctx, const char *var,
 			const char *obj)
 {
 	r->site = (uint32_t)strtoul(site, NULL, 16);
 	parse_ctx(r, ctx);
 	parse_var(r, var);
 	snprintf(r->obj, sizeof r->obj, "%s", strcmp(obj, "-") ? obj : "");
-	return true;
 }
 
 static bool add(struct trace *t, const struct trace_rec *r, size_t *cap)
@@ -98,19 +97,22 @@ bool trace_load(const char *path, struct trace *t, char *err, size_t cap)
 			r.waited = strchr(flags, 'b') != NULL;
 			r.timed_out = strchr(flags, 't') != NULL;
 			unword(r.kind);
-			ok = parse_where(&r, a, b, c, d) && add(t, &r, &rcap);
+			parse_where(&r, a, b, c, d);
+			ok = add(t, &r, &rcap);
 		} else if (sscanf(line, "block %llu %d %23s %63s %63s %63s %63s", &step, &tid, r.kind, a,
 				  b, c, d) == 7) {
 			r.type = TR_BLOCK;
 			r.step = step;
 			r.tid = tid;
 			unword(r.kind);
-			ok = parse_where(&r, a, b, c, d) && add(t, &r, &rcap);
+			parse_where(&r, a, b, c, d);
+			ok = add(t, &r, &rcap);
 		} else if (sscanf(line, "state %d %23s %63s %63s %63s %63s", &tid, r.kind, a, b, c, d) == 6) {
 			r.type = TR_STATE;
 			r.tid = tid;
 			unword(r.kind);
-			ok = parse_where(&r, a, b, c, d) && add(t, &r, &rcap);
+			parse_where(&r, a, b, c, d);
+			ok = add(t, &r, &rcap);
 		} else if (sscanf(line, "fail %47s %63s %n", t->fail_kind, e, &n) == 2 && n > 0) {
 			t->failed = true;
 			unword(t->fail_kind);

@@ -93,6 +93,7 @@ struct rt_event {
 
 enum rt_otype { O_MUTEX, O_SPIN, O_COND, O_RWLOCK, O_SEM, O_BARRIER, O_ONCE, O_GUARD, O_COUNT };
 extern const char *const rt_otype_names[O_COUNT];
+extern const char rt_otype_letters[O_COUNT];
 
 /* The modelled state of one sync object, keyed by its address. Created on
  * first touch in an execution, forgotten at its end. */
@@ -243,7 +244,6 @@ struct rt_state {
 
 	uint64_t step;
 	uint64_t step_limit; /* max_steps, or 0 once the watchdog saw a hang */
-	uint64_t wall_limit_ms; /* the watchdog's deadline, for the report */
 	bool watched;        /* the watchdog runs (under libFuzzer) */
 	uint64_t ndecisions;
 	uint64_t preemptions; /* switches away from a thread that could go on */
@@ -482,8 +482,9 @@ RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
 RT_HIDDEN void rt_watchdog_start(void);
 RT_HIDDEN void rt_watchdog_begin(void); /* an execution starts */
 RT_HIDDEN void rt_watchdog_end(void);   /* ... and ends */
-/* Has this execution run out of time? */
+/* Has this execution run out of time? After how long: */
 RT_HIDDEN bool rt_watchdog_expired(void);
+RT_HIDDEN uint64_t rt_watchdog_deadline_ms(void);
 
 /* ---- rt_afl.c ----------------------------------------------------------- */
 

@@ -23,6 +23,12 @@ const char *const rt_otype_names[O_COUNT] = {
 };
 _Static_assert(sizeof rt_otype_names / sizeof rt_otype_names[0] == O_COUNT, "name every type");
 
+/* Reports and traces name an object by letter and number: M1, C2, ... */
+const char rt_otype_letters[O_COUNT] = {
+	[O_MUTEX] = 'M', [O_SPIN] = 'S', [O_COND] = 'C', [O_RWLOCK] = 'L',
+	[O_SEM] = 'P', [O_BARRIER] = 'B', [O_ONCE] = 'O', [O_GUARD] = 'G',
+};
+
 #define CHUNK 256
 
 static struct rt_obj **chunks; /* pool: chunks[i] holds CHUNK objects */

@@ -76,11 +76,6 @@ static void var_text(struct symtab *st, uintptr_t addr, char *buf, size_t cap)
 	}
 }
 
-static const char obj_letter[O_COUNT] = {
-	[O_MUTEX] = 'M', [O_SPIN] = 'S', [O_COND] = 'C', [O_RWLOCK] = 'L',
-	[O_SEM] = 'P', [O_BARRIER] = 'B', [O_ONCE] = 'O', [O_GUARD] = 'G',
-};
-
 static void obj_text(struct symtab *st, const struct rt_obj *o, char *buf, size_t cap)
 {
 	char name[200];
@@ -90,9 +85,9 @@ static void obj_text(struct symtab *st, const struct rt_obj *o, char *buf, size_
 		return;
 	}
 	if (strcmp(name, "unnamed memory") == 0)
-		snprintf(buf, cap, "%s %c%u", rt_otype_names[o->type], obj_letter[o->type], o->id);
+		snprintf(buf, cap, "%s %c%u", rt_otype_names[o->type], rt_otype_letters[o->type], o->id);
 	else
-		snprintf(buf, cap, "%s %c%u (%s)", rt_otype_names[o->type], obj_letter[o->type],
+		snprintf(buf, cap, "%s %c%u (%s)", rt_otype_names[o->type], rt_otype_letters[o->type],
 			 o->id, name);
 }
 
@@ -428,7 +423,7 @@ void rt_step_limit_passed(void)
 	if (rt_watchdog_expired())
 		rt_fail(F_HANG, NULL, "still running after %llu ms, 3/4 of libFuzzer's -timeout "
 				      "(%llu scheduling points)",
-			(unsigned long long)rt.wall_limit_ms, (unsigned long long)rt.step);
+			(unsigned long long)rt_watchdog_deadline_ms(), (unsigned long long)rt.step);
 	rt.step_limit = rt.cfg.max_steps; /* lowered for an execution that has ended */
 }
 

@@ -156,9 +156,8 @@ static void put_where(FILE *f, const struct traced *t)
 	default:
 		fputs(" -", f);
 	}
-	static const char letter[O_COUNT] = "MSCLPBOG";
 	if (t->obj_type < O_COUNT)
-		fprintf(f, " %c%" PRIu32, letter[t->obj_type], t->obj_id);
+		fprintf(f, " %c%" PRIu32, rt_otype_letters[t->obj_type], t->obj_id);
 	else
 		fputs(" -", f);
 }

@@ -86,10 +86,14 @@ void rt_watchdog_start(void)
 	uint64_t ms = (uint64_t)wd.timeout_s * 1000;
 	wd.deadline_ns = ms * 3 / 4 * 1000000;
 	wd.grace_ns = ms / 8 * 1000000;
-	rt.wall_limit_ms = ms * 3 / 4;
 	pthread_t th;
 	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
 		REAL(pthread_detach)(th);
+}
+
+uint64_t rt_watchdog_deadline_ms(void)
+{
+	return wd.deadline_ns / 1000000;
 }
 
 bool rt_watchdog_expired(void)
