@@ -47,4 +47,7 @@ harness() {
 }
 harness account_harness '\001\002\003\004' '\005\006'
 harness refcount_harness '\000\000' '\001\002\000\001'
+harness histogram_harness '\001\002\003\004' '\100\150'
+harness queue_harness '\003\006\001' '\011\004'
+harness session_harness '\001\002\003\004' '\005\006'
 echo "seeds written to $top/seeds"

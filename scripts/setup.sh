@@ -2,8 +2,9 @@
 # setup.sh - installs the Debian packages schedfuzz needs, only those
 # missing; safe to run again and again.
 set -euo pipefail
-# chromium and python3: the HTML timeline test draws the page and reads the screenshot.
-packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make gcc chromium python3)
+# chromium and python3: the HTML timeline test draws the page and reads the
+# screenshot; python3 and gnuplot also make the benchmark's tables and plots.
+packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make gcc chromium python3 gnuplot-nox)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

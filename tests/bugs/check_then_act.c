@@ -38,6 +38,7 @@ static void *t2(void *arg)
 
 int main(void)
 {
+	p = NULL;
 	pthread_t x, y;
 	pthread_create(&x, NULL, t1, NULL);
 	pthread_create(&y, NULL, t2, NULL);

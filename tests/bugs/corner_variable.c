@@ -34,6 +34,8 @@ static void *worker(void *arg)
 
 int main(void)
 {
+	stats = 0;
+	peak = 0;
 	pthread_t a, b;
 	pthread_create(&a, NULL, worker, NULL);
 	pthread_create(&b, NULL, worker, NULL);

@@ -38,6 +38,9 @@ static void *monitor(void *arg)
 
 int main(void)
 {
+	busy = 0;
+	for (int i = 0; i < 4; i++)
+		slot[i] = 0;
 	pthread_t w, m;
 	pthread_create(&w, NULL, worker, NULL);
 	pthread_create(&m, NULL, monitor, NULL);

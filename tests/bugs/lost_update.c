@@ -25,6 +25,7 @@ static void *worker(void *arg)
 
 int main(void)
 {
+	counter = 0; /* main() may run again in one process (libFuzzer) */
 	pthread_t a, b;
 	pthread_create(&a, NULL, worker, NULL);
 	pthread_create(&b, NULL, worker, NULL);

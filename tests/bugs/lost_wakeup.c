@@ -41,6 +41,7 @@ static void *consumer(void *arg)
 
 int main(void)
 {
+	ready = 0;
 	pthread_t p, c;
 	pthread_create(&c, NULL, consumer, NULL);
 	pthread_create(&p, NULL, producer, NULL);

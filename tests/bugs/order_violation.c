@@ -48,6 +48,7 @@ static void *publisher(void *arg)
 
 int main(void)
 {
+	published = NULL;
 	pthread_t c, p;
 	pthread_create(&c, NULL, consumer, NULL);
 	pthread_create(&p, NULL, publisher, NULL);

@@ -41,6 +41,7 @@ static void *philosopher(void *arg)
 
 int main(void)
 {
+	eaten = 0;
 	pthread_t t[N];
 	for (int i = 0; i < N; i++)
 		pthread_create(&t[i], NULL, philosopher, (void *)(intptr_t)i);

@@ -34,6 +34,8 @@ static void *receiver(void *arg)
 
 int main(void)
 {
+	atomic_store(&flag, 0);
+	message = 0;
 	pthread_t s, r;
 	pthread_create(&r, NULL, receiver, NULL);
 	pthread_create(&s, NULL, sender, NULL);

@@ -37,6 +37,7 @@ static void *transfer_ba(void *arg)
 
 int main(void)
 {
+	balance_a = balance_b = 100;
 	pthread_t x, y;
 	pthread_create(&x, NULL, transfer_ab, NULL);
 	pthread_create(&y, NULL, transfer_ba, NULL);

@@ -28,6 +28,7 @@ static void init(void)
 
 int main(void)
 {
+	cfg = NULL;
 	pthread_t t;
 #ifdef FIXED
 	init();
