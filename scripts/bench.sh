@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# bench.sh [--quick] - measures the runtime's costs, printing one
-# "name: value" line per figure (targets in the README):
+# bench.sh [--quick] [ZOO OPTIONS] - measures the runtime's costs and how
+# well schedfuzz finds bugs, printing one "name: value" line per figure
+# (targets in the README). With zoo options (--program NAME, --engine E,
+# --strategy S, --coverage C, --budget N, --trials T, ...; see
+# scripts/bench/zoo.sh) only the zoo benchmark runs, restricted to them.
+# Otherwise:
 #   hook_ns    a memory-access hook that does not switch threads (ns)
 #   switch_us  one thread switch under control (us)
 #   exec_ratio controlled executions/s of a two-thread libFuzzer harness
@@ -15,12 +19,22 @@
 # 10 campaigns per cell); and coverage growing over a campaign's corpus
 # (scripts/bench/coverage_growth.sh); and afl-fuzz over every zoo program
 # for up to 5 minutes each (1 with --quick), every saved crash replayed
-# (scripts/bench/afl_zoo.sh: afl_zoo_found, afl_zoo_replayed).
+# (scripts/bench/afl_zoo.sh: afl_zoo_found, afl_zoo_replayed); last the
+# zoo benchmark (scripts/bench/zoo.sh): native stress, every strategy under
+# schedfuzz run, afl-fuzz and libFuzzer with and without coverage, N
+# trials each, into a results folder (CSV, report.md, PNG plots):
+# zoo_found, zoo_fixed_false_alarms.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
-[ "${1:-}" = "--quick" ] && quick=1
+if [ "${1:-}" = "--quick" ]; then
+	quick=1
+	shift
+fi
 "$top/scripts/build.sh" >/dev/null
+if [ $# -gt 0 ]; then
+	exec "$top/scripts/bench/zoo.sh" "$@"
+fi
 bin=$top/build/bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -71,3 +85,9 @@ if [ $quick -eq 1 ]; then ablation_execs=500 growth_execs=2000; else ablation_ex
 "$top/scripts/bench/coverage_growth.sh" "$growth_execs"
 if [ $quick -eq 1 ]; then afl_seconds=60; else afl_seconds=300; fi
 "$top/scripts/bench/afl_zoo.sh" "$afl_seconds"
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/zoo.sh" --trials 1 --budget 2000 --strategy "portfolio random" \
+		--native-runs 200 --family-budget 1000
+else
+	"$top/scripts/bench/zoo.sh"
+fi

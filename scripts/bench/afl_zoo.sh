@@ -24,12 +24,16 @@ for d in random pct rpro pctvb; do cp "$top/seeds/$d"/* "$work/seeds/"; done
 found=0 total=0 crashes=0 replayed=0
 echo "| bug | found | seconds to first crash | executions to first crash | crashes saved | replayed |"
 echo "|---|---|---|---|---|---|"
-while IFS=$'\t' read -r bug _; do
+while IFS=$'\t' read -r bug _expect _class _threads _depth _finders input; do
 	case $bug in '#'* | '') continue ;; esac
 	[ -n "$only" ] && [ "$bug" != "$only" ] && continue
 	total=$((total + 1))
-	SCHEDFUZZ_ENGINE=afl "$bin/schedfuzz-cc" -O1 "$top/tests/bugs/$bug.c" -o "$work/$bug"
-	timeout $((limit + 60)) afl-fuzz -s 1 -V "$limit" -i "$work/seeds" -o "$work/out-$bug" -- "$work/$bug" \
+	# A harness whose bug needs data runs in persistent mode from its own
+	# seeds (genomes followed by data).
+	seeds=$work/seeds flags=()
+	[ "$input" = data ] && seeds=$top/seeds/harnesses/$bug flags=(-fsanitize=fuzzer)
+	SCHEDFUZZ_ENGINE=afl "$bin/schedfuzz-cc" -O1 "${flags[@]}" "$top/tests/bugs/$bug.c" -o "$work/$bug"
+	timeout $((limit + 60)) afl-fuzz -s 1 -V "$limit" -i "$seeds" -o "$work/out-$bug" -- "$work/$bug" \
 		>"$work/$bug.log" 2>&1 || true
 	dir=$work/out-$bug/default/crashes
 	first=$(ls "$dir" 2>/dev/null | grep '^id:' | head -1 || true)

@@ -40,8 +40,9 @@ for s in $settings; do printf ' %-18s |' "$s"; done
 printf '\n|---|'
 for s in $settings; do printf -- '---|'; done
 printf '\n'
-grep -v '^#' "$top/tests/bugs/zoo.tsv" | while IFS=$'\t' read -r bug _rest; do
+grep -v '^#' "$top/tests/bugs/zoo.tsv" | while IFS=$'\t' read -r bug _expect _class _threads _depth _finders input; do
 	[ -z "$only" ] || [ "$bug" = "$only" ] || continue
+	[ "$input" = data ] && continue # its seeds would need data too
 	prog=$work/$bug
 	SCHEDFUZZ_ENGINE=afl "$cc" -O1 "$top/tests/bugs/$bug.c" -o "$prog"
 	# Seeds that do not fail on their own: the fuzzer must find the bug.
