@@ -193,7 +193,7 @@ if configs:
     titles = ", ".join(f"'{data}' index {i} with steps title '{config_name(c)}'"
                        for i, c in enumerate(configs))
     png = os.path.join(out, "found_within.png")
-    if gnuplot(f"""set terminal pngcairo size 1100,700
+    if gnuplot(f"""set terminal pngcairo size 1100,700 noenhanced
 set output '{png}'
 set logscale x
 set xlabel 'schedules (worst trial)'
@@ -219,7 +219,7 @@ if fam:
     titles = ", ".join(f"'{data}' index {i} with linespoints title '{a} {b}'"
                        for i, (a, b) in enumerate(series))
     png = os.path.join(out, "families.png")
-    if gnuplot(f"""set terminal pngcairo size 1100,700
+    if gnuplot(f"""set terminal pngcairo size 1100,700 noenhanced
 set output '{png}'
 set logscale xy
 set xlabel 'threads'
