@@ -14,7 +14,4 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
  * named. Returns main()'s status: 0, or 2 when an input cannot be read. */
 int driver_run_inputs(int argc, char **argv);
 
-/* All of a file's bytes (malloc'd; *size set), or NULL. */
-uint8_t *driver_read_file(const char *path, size_t *size);
-
 #endif

@@ -12,33 +12,12 @@
 #include <unistd.h>
 
 #include "driver.h"
-
-uint8_t *driver_read_file(const char *path, size_t *size)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			uint8_t *p = realloc(buf, cap *= 2);
-			if (!p)
-				free(buf);
-			buf = p;
-		}
-	}
-	if (f != stdin)
-		fclose(f);
-	*size = n;
-	return buf;
-}
+#include "read_file.h"
 
 static int run_file(const char *path)
 {
 	size_t size;
-	uint8_t *data = driver_read_file(path, &size);
+	uint8_t *data = read_whole_file(path, &size);
 	if (!data) {
 		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", path, strerror(errno));
 		return 2;

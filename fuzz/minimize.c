@@ -23,6 +23,7 @@
 #include "genome.h"
 #include "minimize.h"
 #include "program.h"
+#include "read_file.h"
 #include "replay.h"
 #include "trace.h"
 
@@ -53,7 +54,7 @@ struct minimizer {
 static bool read_list(const char *path, struct list *out)
 {
 	size_t size;
-	uint8_t *buf = program_read_file(path, &size);
+	uint8_t *buf = read_whole_file(path, &size);
 	if (!buf)
 		return false;
 	struct sf_plan p;
@@ -233,7 +234,7 @@ int cmd_min(int argc, char **argv)
 		return SETUP;
 	}
 	size_t size;
-	uint8_t *data = program_read_file(input, &size);
+	uint8_t *data = read_whole_file(input, &size);
 	if (!data) {
 		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", input, strerror(errno));
 		return SETUP;

@@ -110,27 +110,6 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 	return status;
 }
 
-uint8_t *program_read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			uint8_t *p = realloc(buf, cap *= 2);
-			if (!p)
-				free(buf);
-			buf = p;
-		}
-	}
-	fclose(f);
-	*size = n;
-	return buf;
-}
-
 unsigned program_count(const char *opt, const char *value)
 {
 	if (!program_numeric(value)) {

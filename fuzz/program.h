@@ -27,7 +27,4 @@ char *program_check(char *const *prog_argv);
  * quiet: its output goes to /dev/null; timeout: seconds, 0 for none. */
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout);
 
-/* All of a file's bytes (malloc'd, *size set), or NULL with errno set. */
-uint8_t *program_read_file(const char *path, size_t *size);
-
 #endif

@@ -92,6 +92,8 @@ spec_of() { # STRATEGY EXPECT
 }
 
 now() { date +%s.%N; }
+# The schedule at which `schedfuzz run` failed first, from its stderr.
+first_failure() { sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed:.*/\1/p' "$1" | head -1; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.3f", e - s }'; }
 
 results=$out/trials.csv native_csv=$out/native.csv family_csv=$out/families.csv
@@ -118,7 +120,7 @@ trial() {
 			--timeout 10 -o "$d" -- "$binary" >/dev/null 2>"$d/log" || true
 		secs=$(since "$t0")
 		local n
-		n=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed:.*/\1/p' "$d/log" | head -1)
+		n=$(first_failure "$d/log")
 		[ -n "$n" ] && found=1 schedules=$n
 		;;
 	afl)
@@ -155,10 +157,12 @@ trial() {
 	echo "$prog,$variant,$engine,$strategy,$cov,$seed,$found,$schedules,$secs" >>"$results"
 }
 
-# Builds of a zoo program for one engine: NAME.ENGINE and NAME_fixed.ENGINE.
+# Builds of a zoo program for one engine: NAME.ENGINE and, but for native
+# stress (which runs only the bug), NAME_fixed.ENGINE.
 build() { # PROGRAM INPUT ENGINE
-	local prog=$1 input=$2 engine=$3 src=$top/tests/bugs/$1.c
-	for v in "" _fixed; do
+	local prog=$1 input=$2 engine=$3 src=$top/tests/bugs/$1.c variants=("" _fixed)
+	[ "$engine" = native ] && variants=("")
+	for v in "${variants[@]}"; do
 		local flags=()
 		[ -n "$v" ] && flags+=(-DFIXED)
 		case $engine/$input in
@@ -233,7 +237,7 @@ if [ "$family_budget" -gt 0 ] && [[ " $engines " == *" run "* ]]; then
 					timeout $((seconds + 30)) "$bin/schedfuzz" run -n "$family_budget" --seed "$seed" \
 						${spec:+--strategy "$spec"} -o "$work/fam" -- "$work/$family-$n" \
 						>/dev/null 2>"$work/fam.log" || true
-					s=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed:.*/\1/p' "$work/fam.log" | head -1)
+					s=$(first_failure "$work/fam.log")
 					f=1
 					[ -z "$s" ] && f=0 s=$family_budget
 					echo "$family,$n,$strategy,$seed,$f,$s,$(since "$t0")" >>"$family_csv"
@@ -244,4 +248,4 @@ if [ "$family_budget" -gt 0 ] && [[ " $engines " == *" run "* ]]; then
 	done
 fi
 
-python3 "$top/scripts/bench/zoo_report.py" "$out" "$budget" "$trials"
+python3 "$top/scripts/bench/zoo_report.py" "$out" "$budget"

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""zoo_report.py OUT BUDGET TRIALS - turns the zoo benchmark's CSV files
+"""zoo_report.py OUT BUDGET - turns the zoo benchmark's CSV files
 (trials.csv, native.csv, families.csv in OUT) into report.md, gnuplot plots
 (PNG) and the "name: value" lines bench.sh prints."""
 import csv
+import functools
 import os
 import statistics
 import subprocess
 import sys
 
-out, budget, trials = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+out, budget = sys.argv[1], int(sys.argv[2])
 
 
 def read(name):
@@ -71,6 +72,7 @@ for r in rows:
     cell.setdefault((c, r["program"]), []).append(r)
 
 
+@functools.lru_cache(maxsize=None)
 def summary(c, p):
     ts = cell.get((c, p), [])
     found = [t for t in ts if t["found"] == "1"]
