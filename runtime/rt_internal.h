@@ -370,6 +370,7 @@ RT_HIDDEN void rt_real_init(void);
  * would record them as the program's accesses. */
 #define rt_memset(d, c, n) REAL(memset)((d), (c), (n))
 #define rt_memcpy(d, s, n) REAL(memcpy)((d), (s), (n))
+#define rt_memmove(d, s, n) REAL(memmove)((d), (s), (n))
 
 /* ---- rt_sched.c: the controlled scheduler ------------------------------ */
 
@@ -447,6 +448,11 @@ RT_HIDDEN void rt_vars_begin(void);
 RT_HIDDEN void rt_vars_access(struct rt_thread *self, uintptr_t addr);
 /* The execution's variables, for the explorer's estimates. */
 RT_HIDDEN void rt_vars_profile(struct sf_estimates *out);
+
+/* ---- rt_mutate.c: libFuzzer's custom mutator ---------------------------- */
+
+/* Fold one execution's counts into what the mutator writes into genomes. */
+RT_HIDDEN void rt_mutate_learn(const struct sf_estimates *run);
 /* A change point stream's count reached its mark: let the strategy act. */
 RT_HIDDEN void rt_fire(int stream, uint64_t count, struct rt_thread *self);
 

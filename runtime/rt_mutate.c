@@ -1,0 +1,68 @@
+/* rt_mutate.c - libFuzzer's custom mutator: the genome mutated for what it
+ * means (strategies/mutate.c), the harness's data by libFuzzer's own
+ * mutator.
+ *
+ * libFuzzer runs every input in this process, so the mutator knows what
+ * executions showed (events, lock acquisitions, shared variables) and
+ * writes it into the genomes it makes, as the built-in explorer does. The
+ * definition is weak: a harness that defines its own custom mutator keeps
+ * it. */
+#include <string.h>
+
+#include "mutate.h"
+#include "rng.h"
+#include "rt_internal.h"
+
+extern size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
+/* The most each execution under libFuzzer showed (generate.h). */
+static struct sf_estimates seen;
+
+void rt_mutate_learn(const struct sf_estimates *run)
+{
+	sf_estimates_merge(&seen, run);
+}
+
+/* The genome replaced by a mutation of its plan, the data moved behind it
+ * (an explicit genome's decision list may be longer than the header).
+ * Returns the new size, or 0 when the plan is for byte mutation. */
+static size_t mutate_genome(uint8_t *data, size_t size, size_t max_size, uint64_t seed)
+{
+	struct sf_plan plan;
+	size_t g = sf_genome_decode(data, size, &plan);
+	if (!sf_plan_mutate(&plan, rt.cfg.pinned ? &rt.cfg.spec : NULL, &seen, seed))
+		return 0;
+	size_t rest = size - g;
+	if (SF_GENOME_HEADER + rest > max_size)
+		rest = max_size - SF_GENOME_HEADER;
+	rt_memmove(data + SF_GENOME_HEADER, data + g, rest);
+	sf_genome_encode(&plan, NULL, 0, data, SF_GENOME_HEADER);
+	return SF_GENOME_HEADER + rest;
+}
+
+RT_EXPORT __attribute__((weak)) size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+							       size_t max_size, unsigned int seed)
+{
+	if (!LLVMFuzzerMutate || max_size < SF_GENOME_HEADER)
+		return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
+	struct sf_rng rng;
+	sf_rng_seed(&rng, seed);
+	struct sf_plan plan;
+	size_t g = sf_genome_decode(data, size, &plan);
+	bool has_data = size > g;
+
+	/* Mostly the schedule; the data as often as a harness has some (and
+	 * now and then when it has none yet); rarely all bytes, which keeps
+	 * every input reachable. */
+	uint32_t roll = sf_rng_below(&rng, 16);
+	if (roll < (has_data ? 6u : 2u) && g == SF_GENOME_HEADER) {
+		size_t n = LLVMFuzzerMutate(data + g, size - g, max_size - g);
+		return g + n;
+	}
+	if (roll < 15) {
+		size_t n = mutate_genome(data, size, max_size, sf_rng_next(&rng));
+		if (n)
+			return n;
+	}
+	return LLVMFuzzerMutate(data, size, max_size);
+}
