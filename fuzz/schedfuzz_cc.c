@@ -306,6 +306,11 @@ int main(int argc, char **argv)
 			push(&c, "-gline-tables-only");
 		if (engine == AFL)
 			push(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
+		/* libFuzzer's stack-depth tracing writes a thread-local variable
+		 * only when the stack went deeper than ever before in the
+		 * process: an event that exists in one process and not in
+		 * another, which would shift every later decision of a replay. */
+		push(&c, "-fno-sanitize-coverage=stack-depth");
 #if defined(__x86_64__)
 		push(&c, "-mcx16"); /* 128-bit atomics reach our hooks, not libatomic */
 #endif
