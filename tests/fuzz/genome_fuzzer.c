@@ -1,13 +1,15 @@
 /* genome_fuzzer.c - libFuzzer target for the genome decoder and the spec
  * parser, built with ASan and UBSan. Any input must decode to a plan in
  * range, print, read its change points, re-encode to the same plan, and
- * survive being pinned by any spec, the spec text taken from the input. */
+ * survive being pinned by any spec, the spec text taken from the input,
+ * and mutate under that pin into a canonical plan of the pinned kind. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "generate.h"
 #include "genome.h"
+#include "mutate.h"
 #include "priority.h"
 #include "spec.h"
 
@@ -61,6 +63,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct sf_plan made;
 		sf_plan_generate(&spec, &est, plan.seed, &made);
 		check(sf_plan_changes(&made, c) == (sf_kind_has_priorities(made.kind) ? made.depth - 1 : 0));
+
+		/* The custom mutators' step: a canonical plan that keeps the pin. */
+		struct sf_plan mutated = plan;
+		if (sf_plan_mutate(&mutated, &spec, &est, plan.seed ^ size)) {
+			check(mutated.kind == spec.kind);
+			check(!(spec.given & SF_SPEC_DEPTH) || mutated.depth == spec.depth);
+			uint8_t bytes[SF_GENOME_HEADER];
+			check(sf_genome_encode(&mutated, NULL, 0, bytes, sizeof bytes) == sizeof bytes);
+			struct sf_plan round;
+			sf_genome_decode(bytes, sizeof bytes, &round);
+			check(round.k == mutated.k && round.depth == mutated.depth &&
+			      memcmp(round.cp, mutated.cp, sizeof round.cp) == 0);
+			check(sf_plan_changes(&round, c) ==
+			      (sf_kind_has_priorities(round.kind) ? round.depth - 1 : 0));
+		}
 	} else {
 		check(strlen(err) > 0);
 	}
