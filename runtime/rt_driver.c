@@ -159,8 +159,6 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	self->wait = W_OTHERS;
 	rt_block(self, EV_THREAD_JOIN, NULL);
 	rt_exec_end();
-	if (rt.under_libfuzzer)
-		rt_mutate_learn(&rt.result->seen);
 	return r;
 }
 

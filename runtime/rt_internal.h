@@ -451,7 +451,8 @@ RT_HIDDEN void rt_vars_profile(struct sf_estimates *out);
 
 /* ---- rt_mutate.c: libFuzzer's custom mutator ---------------------------- */
 
-/* Fold one execution's counts into what the mutator writes into genomes. */
+/* Fold one execution's counts into what the mutators write into genomes:
+ * libFuzzer's in this process, AFL++'s through SCHEDFUZZ_ESTIMATES. */
 RT_HIDDEN void rt_mutate_learn(const struct sf_estimates *run);
 /* A change point stream's count reached its mark: let the strategy act. */
 RT_HIDDEN void rt_fire(int stream, uint64_t count, struct rt_thread *self);

@@ -6,9 +6,14 @@
  * executions showed (events, lock acquisitions, shared variables) and
  * writes it into the genomes it makes, as the built-in explorer does. The
  * definition is weak: a harness that defines its own custom mutator keeps
- * it. */
-#include <string.h>
+ * it. Under afl-fuzz the mutator is fuzz/afl_mutator.c, in afl-fuzz's
+ * process; executions tell it their counts through a shared file. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "estimates_file.h"
 #include "mutate.h"
 #include "rng.h"
 #include "rt_internal.h"
@@ -18,9 +23,41 @@ extern size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __at
 /* The most each execution under libFuzzer showed (generate.h). */
 static struct sf_estimates seen;
 
+/* The file an AFL++ mutator shares (estimates_file.h), mapped on first
+ * use: once per process in persistent mode, once per forked child
+ * otherwise. NULL when there is none or it cannot be used. */
+static struct sf_estimates_file *shared_file(void)
+{
+	static struct sf_estimates_file *file;
+	static bool tried;
+	if (tried)
+		return file;
+	tried = true;
+	const char *path = getenv("SCHEDFUZZ_ESTIMATES");
+	if (!path || !*path)
+		return NULL;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	void *m = mmap(NULL, sizeof *file, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	file = m;
+	if (file->magic != SF_ESTIMATES_MAGIC) { /* not one of ours: leave it alone */
+		munmap(m, sizeof *file);
+		file = NULL;
+	}
+	return file;
+}
+
 void rt_mutate_learn(const struct sf_estimates *run)
 {
-	sf_estimates_merge(&seen, run);
+	if (rt.under_libfuzzer)
+		sf_estimates_merge(&seen, run);
+	struct sf_estimates_file *file = shared_file();
+	if (file)
+		sf_estimates_merge(&file->est, run);
 }
 
 /* The genome replaced by a mutation of its plan, the data moved behind it

@@ -378,6 +378,7 @@ void rt_result_publish(enum rt_fail_kind fail)
 	r->seen.events = rt.step;
 	r->seen.locks = rt.locks;
 	rt_vars_profile(&r->seen);
+	rt_mutate_learn(&r->seen);
 	if (rt.cfg.record_path)
 		rt_record_write();
 	rt_cov_end();
