@@ -61,7 +61,8 @@ if [ -n "$program" ] && ! grep -q "^$program	" "$zoo"; then
 	exit 2
 fi
 bin=$top/build/bin
-[ -x "$bin/schedfuzz-cc" ] || "$top/scripts/build.sh" >/dev/null
+[ -x "$bin/schedfuzz-cc" ] && [ -f "$top/build/lib/schedfuzz/libschedfuzz_afl_mutator.so" ] ||
+	"$top/scripts/build.sh" >/dev/null
 clang=$(command -v clang-14 || command -v clang)
 mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-zoo.XXXXXX")
@@ -78,6 +79,9 @@ for d in random pct rpro pctvb; do
 	for f in $(ls "$top/seeds/$d" | sort | head -3); do cp "$top/seeds/$d/$f" "$work/genomes/$d-$f"; done
 done
 export AFL_FAST_CAL=1
+# afl-fuzz runs with schedfuzz's genome-aware mutator, as the README
+# recommends (libFuzzer binaries carry theirs).
+export AFL_CUSTOM_MUTATOR_LIBRARY=$top/build/lib/schedfuzz/libschedfuzz_afl_mutator.so
 
 # The pinned spec of a strategy for a bug; deadlocks are hunted by RPRO
 # in its lock mode, the paper's design for them.
