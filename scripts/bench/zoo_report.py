@@ -192,7 +192,8 @@ if configs:
             for k, m in enumerate(meds, 1):
                 f.write(f"{max(1, m)} {k}\n")
             f.write("\n\n")
-    titles = ", ".join(f"'{data}' index {i} with steps title '{config_name(c)}'"
+    # gnuplot has eight colours: past them, lines are told apart by dashes.
+    titles = ", ".join(f"'{data}' index {i} with steps lw 2 dt {1 + i // 8} title '{config_name(c)}'"
                        for i, c in enumerate(configs))
     png = os.path.join(out, "found_within.png")
     if gnuplot(f"""set terminal pngcairo size 1100,700 noenhanced
@@ -218,7 +219,7 @@ if fam:
                 if med != float("inf"):
                     f.write(f"{n} {med}\n")
             f.write("\n\n")
-    titles = ", ".join(f"'{data}' index {i} with linespoints title '{a} {b}'"
+    titles = ", ".join(f"'{data}' index {i} with linespoints lw 2 dt {1 + i // 8} title '{a} {b}'"
                        for i, (a, b) in enumerate(series))
     png = os.path.join(out, "families.png")
     if gnuplot(f"""set terminal pngcairo size 1100,700 noenhanced
