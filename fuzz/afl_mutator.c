@@ -148,8 +148,8 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	const struct sf_estimates *est = m->file ? &m->file->est : &none;
 	if (!sf_plan_mutate(&plan, m->pinned ? &m->spec : NULL, est, sf_rng_next(&m->rng))) {
 		/* A recorded decision list: one decision's value changed. */
-		memcpy(m->out, buf, buf_size < max_size ? buf_size : max_size);
 		size_t n = buf_size < max_size ? buf_size : max_size;
+		memcpy(m->out, buf, n);
 		if (plan.ndecisions > 0) {
 			uint32_t i = sf_rng_below(&m->rng, plan.ndecisions);
 			size_t at = SF_GENOME_HEADER + (size_t)i * SF_DECISION_BYTES + 4;
