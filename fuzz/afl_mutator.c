@@ -128,12 +128,10 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	}
 	struct sf_plan plan;
 	size_t g = sf_genome_decode(buf, buf_size, &plan);
-	size_t rest = buf_size - g;
-	if (SF_GENOME_HEADER + rest > max_size)
-		rest = max_size - SF_GENOME_HEADER;
 
 	uint32_t roll = sf_rng_below(&m->rng, 16);
 	if (m->only && roll < 5 && g == SF_GENOME_HEADER) {
+		size_t rest = buf_size - g < max_size - g ? buf_size - g : max_size - g;
 		memcpy(m->out, buf, g + rest);
 		return g + mutate_data(m, m->out + g, rest, max_size - g);
 	}
@@ -146,9 +144,11 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	}
 	const struct sf_estimates none = { 0 };
 	const struct sf_estimates *est = m->file ? &m->file->est : &none;
-	if (!sf_plan_mutate(&plan, m->pinned ? &m->spec : NULL, est, sf_rng_next(&m->rng))) {
+	size_t n = sf_genome_mutate(&plan, buf + g, buf_size - g, m->out, max_size,
+				    m->pinned ? &m->spec : NULL, est, sf_rng_next(&m->rng));
+	if (n == 0) {
 		/* A recorded decision list: one decision's value changed. */
-		size_t n = buf_size < max_size ? buf_size : max_size;
+		n = buf_size < max_size ? buf_size : max_size;
 		memcpy(m->out, buf, n);
 		if (plan.ndecisions > 0) {
 			uint32_t i = sf_rng_below(&m->rng, plan.ndecisions);
@@ -156,11 +156,8 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 			if (at < n)
 				m->out[at] = (uint8_t)sf_rng_below(&m->rng, 8);
 		}
-		return n;
 	}
-	sf_genome_encode(&plan, NULL, 0, m->out, SF_GENOME_HEADER);
-	memcpy(m->out + SF_GENOME_HEADER, buf + g, rest);
-	return SF_GENOME_HEADER + rest;
+	return n;
 }
 
 const char *afl_custom_describe(void *data, size_t max_description_len)

@@ -370,7 +370,6 @@ RT_HIDDEN void rt_real_init(void);
  * would record them as the program's accesses. */
 #define rt_memset(d, c, n) REAL(memset)((d), (c), (n))
 #define rt_memcpy(d, s, n) REAL(memcpy)((d), (s), (n))
-#define rt_memmove(d, s, n) REAL(memmove)((d), (s), (n))
 
 /* ---- rt_sched.c: the controlled scheduler ------------------------------ */
 

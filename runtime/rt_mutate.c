@@ -60,23 +60,6 @@ void rt_mutate_learn(const struct sf_estimates *run)
 		sf_estimates_merge(&file->est, run);
 }
 
-/* The genome replaced by a mutation of its plan, the data moved behind it
- * (an explicit genome's decision list may be longer than the header).
- * Returns the new size, or 0 when the plan is for byte mutation. */
-static size_t mutate_genome(uint8_t *data, size_t size, size_t max_size, uint64_t seed)
-{
-	struct sf_plan plan;
-	size_t g = sf_genome_decode(data, size, &plan);
-	if (!sf_plan_mutate(&plan, rt.cfg.pinned ? &rt.cfg.spec : NULL, &seen, seed))
-		return 0;
-	size_t rest = size - g;
-	if (SF_GENOME_HEADER + rest > max_size)
-		rest = max_size - SF_GENOME_HEADER;
-	rt_memmove(data + SF_GENOME_HEADER, data + g, rest);
-	sf_genome_encode(&plan, NULL, 0, data, SF_GENOME_HEADER);
-	return SF_GENOME_HEADER + rest;
-}
-
 RT_EXPORT __attribute__((weak)) size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
 							       size_t max_size, unsigned int seed)
 {
@@ -97,7 +80,8 @@ RT_EXPORT __attribute__((weak)) size_t LLVMFuzzerCustomMutator(uint8_t *data, si
 		return g + n;
 	}
 	if (roll < 15) {
-		size_t n = mutate_genome(data, size, max_size, sf_rng_next(&rng));
+		size_t n = sf_genome_mutate(&plan, data + g, size - g, data, max_size,
+					    rt.cfg.pinned ? &rt.cfg.spec : NULL, &seen, sf_rng_next(&rng));
 		if (n)
 			return n;
 	}

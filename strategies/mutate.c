@@ -1,6 +1,8 @@
 /* mutate.c - genome-aware mutation steps (see mutate.h). */
 #include "mutate.h"
 
+#include <string.h>
+
 #include "rng.h"
 
 /* Plans a fresh draw may make when nothing is pinned: every strategy, at
@@ -215,4 +217,18 @@ bool sf_plan_mutate(struct sf_plan *plan, const struct sf_spec *pinned,
 		sf_spec_pin(pinned, plan);
 	sf_plan_normalize(plan);
 	return true;
+}
+
+size_t sf_genome_mutate(struct sf_plan *plan, const uint8_t *data, size_t data_size, uint8_t *out,
+			size_t max_size, const struct sf_spec *pinned,
+			const struct sf_estimates *est, uint64_t seed)
+{
+	if (!sf_plan_mutate(plan, pinned, est, seed))
+		return 0;
+	size_t rest = data_size;
+	if (SF_GENOME_HEADER + rest > max_size)
+		rest = max_size - SF_GENOME_HEADER;
+	memmove(out + SF_GENOME_HEADER, data, rest); /* first: the data may sit in the header's place */
+	sf_genome_encode(plan, NULL, 0, out, SF_GENOME_HEADER);
+	return SF_GENOME_HEADER + rest;
 }

@@ -15,6 +15,7 @@
 #define SCHEDFUZZ_MUTATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "generate.h"
@@ -28,5 +29,16 @@
  * explicit decision list that the caller should mutate as bytes instead. */
 bool sf_plan_mutate(struct sf_plan *plan, const struct sf_spec *pinned,
 		    const struct sf_estimates *est, uint64_t seed);
+
+/* The mutation a custom mutator writes: plan (decoded from the input)
+ * mutated as above, encoded at out, and the harness's data (data_size
+ * bytes) moved up behind it, cut so that everything fits in max_size
+ * (>= SF_GENOME_HEADER). An explicit genome's list may be longer than the
+ * header and a short input shorter, so the data moves; data may lie in out.
+ * Returns the size written, or 0, writing nothing, when sf_plan_mutate
+ * leaves the plan to byte mutation. */
+size_t sf_genome_mutate(struct sf_plan *plan, const uint8_t *data, size_t data_size, uint8_t *out,
+			size_t max_size, const struct sf_spec *pinned,
+			const struct sf_estimates *est, uint64_t seed);
 
 #endif

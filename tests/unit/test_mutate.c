@@ -197,6 +197,59 @@ static void pctvb_takes_shared_variables(void **state)
 	assert_true(took > SEEDS / 10);
 }
 
+/* What a custom mutator writes: the mutated header, then the harness's
+ * data unchanged, moved up when the genome was longer or shorter than the
+ * header, cut at the size limit; in place or into another buffer. */
+static void genome_mutate_keeps_the_data(void **state)
+{
+	(void)state;
+	struct sf_estimates est = { .events = 40 };
+	const uint8_t data[] = "harness data";
+	uint8_t in[SF_GENOME_HEADER + 3 * SF_DECISION_BYTES + sizeof data];
+
+	/* An explicit genome of three decisions: its data sits past them. */
+	struct sf_plan list = { .kind = SF_KIND_EXPLICIT };
+	sf_plan_normalize(&list);
+	struct sf_decision d[3] = { { 1, 1 }, { 4, 0 }, { 9, 2 } };
+	size_t g = sf_genome_encode(&list, d, 3, in, sizeof in);
+	assert_int_equal(g, SF_GENOME_HEADER + 3 * SF_DECISION_BYTES);
+	memcpy(in + g, data, sizeof data);
+	int moved = 0;
+	for (uint64_t s = 0; s < 200; s++) {
+		uint8_t buf[sizeof in];
+		memcpy(buf, in, sizeof in);
+		struct sf_plan p;
+		size_t used = sf_genome_decode(buf, sizeof buf, &p);
+		size_t n = sf_genome_mutate(&p, buf + used, sizeof buf - used, buf, sizeof buf, NULL, &est, s);
+		if (n == 0) { /* left to byte mutation: untouched */
+			assert_memory_equal(buf, in, sizeof in);
+			continue;
+		}
+		moved++;
+		assert_int_equal(n, SF_GENOME_HEADER + sizeof data);
+		assert_memory_equal(buf + SF_GENOME_HEADER, data, sizeof data);
+		struct sf_plan back;
+		assert_int_equal(sf_genome_decode(buf, n, &back), SF_GENOME_HEADER);
+		assert_true(same_plan(&back, &p));
+	}
+	assert_true(moved > 0);
+
+	/* A 10-byte input (a random walk) into another buffer: the header is
+	 * written whole. */
+	const uint8_t tiny[10] = { 1, 0, 0, 0, 42 };
+	struct sf_plan p;
+	assert_int_equal(sf_genome_decode(tiny, sizeof tiny, &p), sizeof tiny);
+	uint8_t out[SF_GENOME_HEADER + 4];
+	assert_int_equal(sf_genome_mutate(&p, tiny + 10, 0, out, sizeof out, NULL, &est, 3),
+			 SF_GENOME_HEADER);
+
+	/* Cut at the limit: a header and 4 bytes of data. */
+	struct sf_plan q = pct_plan(1000, 3, 5);
+	assert_int_equal(sf_genome_mutate(&q, data, sizeof data, out, sizeof out, NULL, &est, 6),
+			 sizeof out);
+	assert_memory_equal(out + SF_GENOME_HEADER, data, 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +262,7 @@ int main(void)
 		cmocka_unit_test(every_strategy_is_reached),
 		cmocka_unit_test(explicit_lists_go_to_byte_mutation),
 		cmocka_unit_test(pctvb_takes_shared_variables),
+		cmocka_unit_test(genome_mutate_keeps_the_data),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
