@@ -24,6 +24,18 @@
  * For afl and standalone, -fsanitize=fuzzer and fuzzer-no-link are taken
  * off the command line: libFuzzer is not linked, nor its counters added.
  *
+ * Sanitizers (-fsanitize=..., or SCHEDFUZZ_SANITIZER=address|undefined|...):
+ *   address    the ASan mode: clang cannot combine the TSan instrumentation
+ *              with ASan, so memory accesses reach the runtime through
+ *              SanitizerCoverage's trace-loads,trace-stores callbacks, ASan's
+ *              own runtime is linked and ours (libschedfuzz_rt_asan.a) chains
+ *              to its interceptors;
+ *   undefined  UBSan, in either mode; beside the TSan instrumentation its
+ *              standalone runtime is linked, since TSan's (which would hold
+ *              it) is not;
+ *   memory     rejected: MemorySanitizer needs its own thread interceptors
+ *              and every library instrumented.
+ *
  * As a CMake launcher (see fuzz/cmake/schedfuzzConfig.cmake.in) it is run as
  * "schedfuzz-cc --launch=ENGINE COMPILER ARGS...".
  *
@@ -50,6 +62,9 @@
 #endif
 #ifndef SCHEDFUZZ_DEFAULT_FUZZER_LIB
 #define SCHEDFUZZ_DEFAULT_FUZZER_LIB ""
+#endif
+#ifndef SCHEDFUZZ_DEFAULT_CLANG_RT_DIR
+#define SCHEDFUZZ_DEFAULT_CLANG_RT_DIR ""
 #endif
 #ifndef SCHEDFUZZ_DEFAULT_AFL_RT
 #define SCHEDFUZZ_DEFAULT_AFL_RT "/usr/lib/afl/afl-compiler-rt.o"
@@ -136,8 +151,28 @@ static bool is_afl_driver(const char *arg)
 
 /* Sanitizers named on the command line, merged over every -fsanitize=. */
 struct sanitizers {
-	bool fuzzer, fuzzer_no_link, address, memory, other;
+	bool fuzzer, fuzzer_no_link, address, memory, undefined, other;
 };
+
+/* UBSan's checks, as -fsanitize= names them one by one or in groups. */
+static bool is_ubsan_check(const char *name)
+{
+	static const char *const checks[] = {
+		"undefined", "integer", "nullability", "implicit-conversion", "alignment", "bool",
+		"builtin", "bounds", "array-bounds", "enum", "float-cast-overflow",
+		"float-divide-by-zero", "function", "implicit-unsigned-integer-truncation",
+		"implicit-signed-integer-truncation", "implicit-integer-sign-change",
+		"integer-divide-by-zero", "nonnull-attribute", "null", "nullability-arg",
+		"nullability-assign", "nullability-return", "object-size", "pointer-overflow",
+		"return", "returns-nonnull-attribute", "shift", "shift-base", "shift-exponent",
+		"signed-integer-overflow", "unreachable", "unsigned-integer-overflow",
+		"unsigned-shift-base", "vla-bound", "vptr", "local-bounds",
+	};
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+		if (!strcmp(name, checks[i]))
+			return true;
+	return false;
+}
 
 static void scan_sanitizers(const char *list, struct sanitizers *s)
 {
@@ -151,6 +186,8 @@ static void scan_sanitizers(const char *list, struct sanitizers *s)
 			s->address = true;
 		else if (!strcmp(tok, "memory"))
 			s->memory = true;
+		else if (is_ubsan_check(tok))
+			s->undefined = true;
 		else if (strcmp(tok, "thread") != 0)
 			s->other = true;
 	}
@@ -172,6 +209,30 @@ static bool link_libfuzzer(struct cmd *c)
 	push(c, fz);
 	push(c, "-Wl,--no-whole-archive");
 	push(c, "-lstdc++");
+	push(c, "-lm");
+	return true;
+}
+
+/* UBSan's standalone runtime, beside the TSan instrumentation (whose own
+ * runtime, which would carry UBSan's, is never linked). */
+static bool link_ubsan_runtime(struct cmd *c, bool cxx)
+{
+	const char *dir = getenv("SCHEDFUZZ_CLANG_RT_DIR");
+	if (!dir || !*dir)
+		dir = SCHEDFUZZ_DEFAULT_CLANG_RT_DIR;
+	char *rt = fmt("%s/libclang_rt.ubsan_standalone-x86_64.a", dir);
+	if (access(rt, R_OK) != 0) {
+		fprintf(stderr, "schedfuzz-cc: UBSan's runtime not found at %s (install "
+				"libclang-rt-14-dev or set SCHEDFUZZ_CLANG_RT_DIR)\n",
+			rt);
+		return false;
+	}
+	push(c, "-Wl,--whole-archive");
+	push(c, rt);
+	if (cxx)
+		push(c, fmt("%s/libclang_rt.ubsan_standalone_cxx-x86_64.a", dir));
+	push(c, "-Wl,--no-whole-archive");
+	push(c, "-lrt");
 	push(c, "-lm");
 	return true;
 }
@@ -245,16 +306,21 @@ int main(int argc, char **argv)
 		    !strcmp(a, "-iquote") || !strcmp(a, "-imacros") || !strcmp(a, "-l"))
 			i++;
 	}
+	/* SCHEDFUZZ_SANITIZER asks for sanitizers without touching a build's
+	 * flags, as if "-fsanitize=LIST" were one more argument. */
+	const char *env_san = getenv("SCHEDFUZZ_SANITIZER");
+	char *env_san_flag = NULL;
+	if (env_san && *env_san) {
+		env_san_flag = fmt("-fsanitize=%s", env_san);
+		scan_sanitizers(env_san, &san);
+	}
 	if (san.memory) {
-		fprintf(stderr, "schedfuzz-cc: -fsanitize=memory cannot be combined with schedfuzz's "
-				"ThreadSanitizer instrumentation\n");
+		fprintf(stderr, "schedfuzz-cc: -fsanitize=memory is not supported: MemorySanitizer needs "
+				"its own thread interceptors and every library instrumented (use "
+				"-fsanitize=address)\n");
 		return 1;
 	}
-	if (san.address) {
-		fprintf(stderr, "schedfuzz-cc: -fsanitize=address is not supported yet: clang cannot "
-				"combine it with the ThreadSanitizer instrumentation schedfuzz uses\n");
-		return 1;
-	}
+	bool asan = san.address;
 
 	enum { DEFAULT, LIBFUZZER, AFL, STANDALONE } engine = DEFAULT;
 	const char *engine_name = getenv("SCHEDFUZZ_ENGINE");
@@ -290,22 +356,48 @@ int main(int argc, char **argv)
 	}
 	if (engine == LIBFUZZER && !san.fuzzer)
 		push(&c, "-fsanitize=fuzzer");
+	if (env_san_flag && !info_only && has_input)
+		push(&c, env_san_flag);
+	/* Whether libFuzzer's own coverage (its counters) is compiled in. */
+	bool libfuzzer_cov = !no_libfuzzer && (san.fuzzer || san.fuzzer_no_link || engine == LIBFUZZER);
 
 	if (!info_only && has_input) {
-		/* Instrumentation only: the sanitizer runtime is ours, linked below. */
-		push(&c, "-fsanitize=thread");
-		push(&c, "-fno-sanitize-link-runtime");
 		push(&c, "-Wno-unused-command-line-argument");
-		/* TSan drops the read of "x = x + 1" when a write to x follows in
-		 * the same block: for race detection the write covers it, but for
-		 * us the read is where a lost update begins, a scheduling point,
-		 * a change point for PCTVB and half of a MAP pattern. */
-		push(&c, "-mllvm");
-		push(&c, "-tsan-instrument-read-before-write=1");
+		if (asan) {
+			/* A load and a store callback before every access; the
+			 * callbacks need a coverage kind to ride on: the engine's
+			 * edges, or one flag per function, the cheapest there is. */
+			/* The TSan pass, past the driver's check, for atomics and
+			 * function entries only: the driver refuses the two together
+			 * because of their runtimes, and ours is the only one. */
+			push(&c, "-Xclang");
+			push(&c, "-fsanitize=thread");
+			push(&c, "-mllvm");
+			push(&c, "-tsan-instrument-memory-accesses=0");
+			push(&c, "-mllvm");
+			push(&c, "-tsan-instrument-memintrinsics=0"); /* ASan checks those */
+			if (engine == AFL)
+				push(&c, "-fsanitize-coverage=trace-pc-guard,trace-loads,trace-stores");
+			else if (libfuzzer_cov)
+				push(&c, "-fsanitize-coverage=trace-loads,trace-stores");
+			else
+				push(&c, "-fsanitize-coverage=func,inline-bool-flag,trace-loads,trace-stores");
+		} else {
+			/* Instrumentation only: the sanitizer runtime is ours, linked below. */
+			push(&c, "-fsanitize=thread");
+			push(&c, "-fno-sanitize-link-runtime");
+			/* TSan drops the read of "x = x + 1" when a write to x follows
+			 * in the same block: for race detection the write covers it,
+			 * but for us the read is where a lost update begins, a
+			 * scheduling point, a change point for PCTVB and half of a MAP
+			 * pattern. */
+			push(&c, "-mllvm");
+			push(&c, "-tsan-instrument-read-before-write=1");
+			if (engine == AFL)
+				push(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
+		}
 		if (!has_g)
 			push(&c, "-gline-tables-only");
-		if (engine == AFL)
-			push(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
 		/* libFuzzer's stack-depth tracing writes a thread-local variable
 		 * only when the stack went deeper than ever before in the
 		 * process: an event that exists in one process and not in
@@ -316,7 +408,7 @@ int main(int argc, char **argv)
 #endif
 		if (link && !shared) {
 			const char *dir = libdir();
-			char *rt = fmt("%s/libschedfuzz_rt.a", dir);
+			char *rt = fmt(asan ? "%s/libschedfuzz_rt_asan.a" : "%s/libschedfuzz_rt.a", dir);
 			if (access(rt, R_OK) != 0) {
 				fprintf(stderr, "schedfuzz-cc: runtime not found at %s (set SCHEDFUZZ_LIBDIR)\n",
 					rt);
@@ -332,10 +424,12 @@ int main(int argc, char **argv)
 					push(&c, fmt("%s/libschedfuzz_driver_afl.a", dir));
 				else if (engine == STANDALONE)
 					push(&c, fmt("%s/libschedfuzz_driver_standalone.a", dir));
-				else if (!link_libfuzzer(&c))
-					return 1;
+				else if (!asan && !link_libfuzzer(&c))
+					return 1; /* with ASan's runtime linked, clang links libFuzzer too */
 			}
 			if (engine == AFL && !link_afl_runtime(&c))
+				return 1;
+			if (san.undefined && !asan && !link_ubsan_runtime(&c, cxx))
 				return 1;
 			push(&c, "-ldl");
 			push(&c, "-lpthread");

@@ -110,12 +110,39 @@ HOOK void __tsan_init(void)
 
 /* ---- atomics ------------------------------------------------------------------ */
 
-static inline struct rt_thread *atomic_point(const volatile void *p, uint32_t size, enum rt_ev ev,
-					     const void *pc)
+#ifdef RT_BESIDE_ASAN
+/* In the ASan mode the wrappers have clang's TSan pass turn atomics (only
+ * atomics) into these hooks, which SanitizerCoverage alone would not show
+ * us. The operation then runs here, where ASan's instrumentation is not:
+ * we ask ASan about the address as that instrumentation would, and let it
+ * report with the program's frame on top. */
+extern void *__asan_region_is_poisoned(void *beg, size_t size);
+extern void __asan_report_error(const void *pc, void *bp, void *sp, const volatile void *addr,
+				int is_write, size_t size);
+/* The caller's frame pointer, saved at the bottom of ours (the runtime
+ * keeps frame pointers): where ASan's unwinder starts above the hook. */
+static inline __attribute__((always_inline)) void *caller_frame(void)
+{
+	return *(void **)__builtin_frame_address(0);
+}
+#define ASAN_CHECK(p, size, is_write, pc)                                                   \
+	do {                                                                                \
+		if (RT_UNLIKELY(__asan_region_is_poisoned((void *)(uintptr_t)(p), size)))    \
+			__asan_report_error(pc, caller_frame(), __builtin_frame_address(0), \
+					    p, is_write, size);                              \
+	} while (0)
+#else
+#define ASAN_CHECK(p, size, is_write, pc) ((void)0)
+#endif
+
+/* Always inlined, so that the frames ASAN_CHECK names are the hook's. */
+static inline __attribute__((always_inline)) struct rt_thread *
+atomic_point(const volatile void *p, uint32_t size, enum rt_ev ev, const void *pc)
 {
 	struct rt_thread *t = controlled_at((uintptr_t)p);
 	if (t)
 		rt_point(t, ev, (uintptr_t)p, NULL, size, pc);
+	ASAN_CHECK(p, size, ev != EV_ATOMIC_LOAD, pc);
 	return t;
 }
 
@@ -218,6 +245,27 @@ HOOK void __tsan_atomic_signal_fence(int mo)
 	__atomic_signal_fence(SC);
 }
 
+/* ---- SanitizerCoverage's load and store callbacks (the ASan mode) ------------
+ *
+ * Clang will not combine the TSan instrumentation with ASan, so the ASan
+ * mode builds with -fsanitize-coverage=trace-loads,trace-stores instead:
+ * one callback before each load and store, with the address. They see what
+ * the TSan hooks above see of plain accesses; atomics come through the
+ * atomic hooks above, and an atomic load or store reaches both (the
+ * callback first, as a plain access). Memory intrinsics (memcpy, memset)
+ * are left to ASan's own checks and are no scheduling points. */
+
+#define SANCOV_HOOKS(N, T)                                                                  \
+	HOOK void __sanitizer_cov_load##N(T *p) { on_access(p, N, false, RT_CALLER()); }      \
+	HOOK void __sanitizer_cov_store##N(T *p) { on_access(p, N, true, RT_CALLER()); }
+
+SANCOV_HOOKS(1, uint8_t)
+SANCOV_HOOKS(2, uint16_t)
+SANCOV_HOOKS(4, uint32_t)
+SANCOV_HOOKS(8, uint64_t)
+SANCOV_HOOKS(16, __int128)
+
+#ifndef RT_BESIDE_ASAN
 /* ---- memcpy, memmove, memset ---------------------------------------------------
  *
  * Under -fsanitize=thread, clang turns struct copies and memory intrinsics
@@ -273,3 +321,4 @@ HOOK void *memset(void *d, int c, size_t n)
 		p[i] = (unsigned char)c;
 	return d;
 }
+#endif /* ASan's own interceptors check and serve these beside it */

@@ -431,17 +431,19 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 
 /* ---- what libFuzzer looks up in a sanitizer runtime ---------------------------------------- */
 
-RT_EXPORT int __sanitizer_acquire_crash_state(void)
+/* Weak: a sanitizer runtime linked beside ours (ASan, UBSan) brings its own. */
+
+RT_EXPORT __attribute__((weak)) int __sanitizer_acquire_crash_state(void)
 {
 	static int taken;
 	return !__atomic_exchange_n(&taken, 1, __ATOMIC_RELAXED);
 }
 
-RT_EXPORT void __sanitizer_print_stack_trace(void)
+RT_EXPORT __attribute__((weak)) void __sanitizer_print_stack_trace(void)
 {
 	/* The schedule report printed before the crash is our stack trace. */
 }
 
-RT_EXPORT void __sanitizer_set_death_callback(void (*callback)(void))
+RT_EXPORT __attribute__((weak)) void __sanitizer_set_death_callback(void (*callback)(void))
 {
 }

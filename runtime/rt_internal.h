@@ -198,6 +198,7 @@ enum rt_fail_kind {
 	F_HANG,
 	F_EXIT,
 	F_MISUSE,
+	F_SANITIZER, /* ASan's or UBSan's report */
 	F_COUNT
 };
 extern const char *const rt_fail_names[F_COUNT];
@@ -504,6 +505,13 @@ RT_HIDDEN void rt_heap_track(bool on);
 /* The allocation site (an offset in the executable, or 0 outside it) and
  * the start of the tracked live block holding addr; false if none. */
 RT_HIDDEN bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start);
+/* Whether this allocation or free is to be recorded: tracking is on and a
+ * controlled thread of a running execution made it. */
+RT_HIDDEN bool rt_heap_tracking(void);
+RT_HIDDEN void rt_heap_remember(const void *p, size_t size, const void *site);
+RT_HIDDEN void rt_heap_forget(const void *p);
+/* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
+RT_HIDDEN void rt_heap_install_hooks(void);
 
 /* A variable as reports name it, the same in every process:
  *   'g' a global: its offset in the executable;
@@ -530,6 +538,15 @@ RT_HIDDEN RT_NORETURN void rt_fail_stuck(unsigned timeout_s);
 /* A call the runtime cannot model: one line, then exit with status 3. */
 RT_HIDDEN RT_NORETURN void rt_unsupported(const char *what, const char *why);
 RT_HIDDEN void rt_signals_install(void);
+/* Report a failure that another runtime diagnosed, once; the caller ends
+ * the process. Returns false when there is nothing of ours to report (not
+ * a controlled thread, no execution, already reported). */
+RT_HIDDEN bool rt_report_foreign(enum rt_fail_kind kind, const char *msg);
+RT_HIDDEN RT_NORETURN void rt_die(void);
+
+/* ---- rt_sanitizer.c: beside ASan and UBSan ------------------------------- */
+
+RT_HIDDEN void rt_sanitizer_install(void);
 
 /* ---- rt_symbolize.c ---------------------------------------------------- */
 

@@ -15,6 +15,28 @@ struct rt_real_fns rt_real;
 
 static void *next(const char *name)
 {
+#ifdef RT_BESIDE_ASAN
+	/* ASan intercepts pthread_create, pthread_join, the mutex and
+	 * semaphore calls and more, to keep its thread registry, stacks and
+	 * TLS right. Ours take the symbol's name, so its interceptor is only
+	 * reachable by its own name; everything it does not intercept is next
+	 * in lookup order as usual. */
+	char chained[96] = "__interceptor_";
+	size_t len = __builtin_strlen(name);
+	if (len < sizeof chained - 15) {
+		__builtin_memcpy(chained + 14, name, len + 1);
+		void *p = dlsym(RTLD_DEFAULT, chained);
+		if (p)
+			return p;
+	}
+#endif
+	return dlsym(RTLD_NEXT, name);
+}
+
+/* The byte functions come from libc itself: the runtime's own copies are
+ * not the program's accesses, for ASan no more than for us. */
+static void *libc(const char *name)
+{
 	return dlsym(RTLD_NEXT, name);
 }
 
@@ -39,6 +61,7 @@ static void require(void *p, const char *name)
 
 #define LOAD(field, sym) (rt_real.field = next(sym))
 #define NEED(field, sym) (LOAD(field, sym), require((void *)rt_real.field, sym))
+#define NEED_LIBC(field, sym) (rt_real.field = libc(sym), require((void *)rt_real.field, sym))
 
 void rt_real_init(void)
 {
@@ -103,7 +126,7 @@ void rt_real_init(void)
 	LOAD(cxa_guard_release, "__cxa_guard_release");
 	LOAD(cxa_guard_abort, "__cxa_guard_abort");
 	LOAD(call_tls_dtors, "__call_tls_dtors");
-	NEED(memcpy, "memcpy");
-	NEED(memmove, "memmove");
-	NEED(memset, "memset");
+	NEED_LIBC(memcpy, "memcpy");
+	NEED_LIBC(memmove, "memmove");
+	NEED_LIBC(memset, "memset");
 }

@@ -28,6 +28,7 @@ const char *const rt_fail_names[F_COUNT] = {
 	[F_HANG] = "hang",
 	[F_EXIT] = "nonzero exit",
 	[F_MISUSE] = "sync misuse",
+	[F_SANITIZER] = "sanitizer report",
 };
 _Static_assert(sizeof rt_fail_names / sizeof rt_fail_names[0] == F_COUNT, "name every failure");
 
@@ -385,7 +386,7 @@ void rt_result_publish(enum rt_fail_kind fail)
 	rt_trace_end(fail);
 }
 
-static RT_NORETURN void die(void)
+RT_NORETURN void rt_die(void)
 {
 	fflush(stdout);
 	abort(); /* our SIGABRT handler sees rt.reported and chains */
@@ -404,7 +405,18 @@ void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
 		rt_result_publish(kind);
 		report(kind, site, msg);
 	}
-	die();
+	rt_die();
+}
+
+bool rt_report_foreign(enum rt_fail_kind kind, const char *msg)
+{
+	if (!rt_self || !rt.active || rt.reported)
+		return false;
+	rt.reported = true;
+	rt_trace_fail(kind, NULL, msg);
+	rt_result_publish(kind);
+	report(kind, NULL, msg);
+	return true;
 }
 
 void rt_fail_deadlock(void)

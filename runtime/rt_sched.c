@@ -541,6 +541,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 		rt.cpu = sched_getcpu();
 	pin_here();
 	rt_signals_install();
+	rt_sanitizer_install();
 	rt.active = true;
 	rt_self = t0;
 	if (rt.watched)

@@ -1,0 +1,144 @@
+/* rt_heap_alloc.c - the allocator, in the default build mode.
+ *
+ * malloc, calloc, realloc, free, aligned_alloc, posix_memalign, memalign,
+ * valloc and pvalloc are defined here and forward to glibc's allocator
+ * (__libc_*), so the whole process, libraries included, keeps one heap,
+ * and each allocation reaches rt_heap.c with its caller as the site.
+ * C++'s operator new reaches malloc from inside libstdc++, which would make
+ * every `new` one site: the plain and array forms are defined here too, so
+ * that the site is the caller's. When no block is tracked every call is a
+ * plain forward. Not linked in the ASan mode, where ASan's allocator must
+ * own every block (rt_heap_asan.c). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "rt_internal.h"
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+extern void *__libc_memalign(size_t, size_t);
+extern void *__libc_valloc(size_t);
+extern void *__libc_pvalloc(size_t);
+
+void rt_heap_install_hooks(void)
+{
+	/* The allocator is ours: nothing to hook. */
+}
+
+static void *alloc_at(size_t size, const void *site)
+{
+	void *p = __libc_malloc(size);
+	if (rt_heap_tracking())
+		rt_heap_remember(p, size, site);
+	return p;
+}
+
+RT_EXPORT void *malloc(size_t size)
+{
+	return alloc_at(size, RT_CALLER());
+}
+
+RT_EXPORT void free(void *p)
+{
+	if (p && rt_heap_tracking())
+		rt_heap_forget(p);
+	__libc_free(p);
+}
+
+RT_EXPORT void *calloc(size_t n, size_t size)
+{
+	void *p = __libc_calloc(n, size);
+	if (rt_heap_tracking())
+		rt_heap_remember(p, n * size, RT_CALLER());
+	return p;
+}
+
+RT_EXPORT void *realloc(void *old, size_t size)
+{
+	void *p = __libc_realloc(old, size);
+	if (rt_heap_tracking()) {
+		if (old && (p || size == 0)) /* a failed realloc keeps the old block */
+			rt_heap_forget(old);
+		rt_heap_remember(p, size, RT_CALLER());
+	}
+	return p;
+}
+
+static void *aligned_at(size_t align, size_t size, const void *site)
+{
+	void *p = __libc_memalign(align, size);
+	if (rt_heap_tracking())
+		rt_heap_remember(p, size, site);
+	return p;
+}
+
+RT_EXPORT void *memalign(size_t align, size_t size)
+{
+	return aligned_at(align, size, RT_CALLER());
+}
+
+RT_EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+	return aligned_at(align, size, RT_CALLER());
+}
+
+RT_EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+	if (align < sizeof(void *) || (align & (align - 1)))
+		return EINVAL;
+	int saved = errno;
+	void *p = aligned_at(align, size, RT_CALLER());
+	if (!p) {
+		errno = saved;
+		return ENOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+RT_EXPORT void *valloc(size_t size)
+{
+	void *p = __libc_valloc(size);
+	if (rt_heap_tracking())
+		rt_heap_remember(p, size, RT_CALLER());
+	return p;
+}
+
+RT_EXPORT void *pvalloc(size_t size)
+{
+	void *p = __libc_pvalloc(size);
+	if (rt_heap_tracking())
+		rt_heap_remember(p, size, RT_CALLER());
+	return p;
+}
+
+/* ---- C++ operator new: the caller is the allocation site -------------------- */
+
+typedef void *(*new_fn)(size_t);
+
+/* On failure the library's own operator new runs the new-handler and
+ * throws, as C++ requires. */
+static void *new_at(size_t size, const void *site, const char *name)
+{
+	void *p = alloc_at(size ? size : 1, site);
+	if (RT_LIKELY(p != NULL))
+		return p;
+	new_fn next = (new_fn)dlsym(RTLD_NEXT, name);
+	if (!next)
+		abort();
+	return next(size);
+}
+
+RT_EXPORT void *_Znwm(size_t size) /* operator new(size_t) */
+{
+	return new_at(size, RT_CALLER(), "_Znwm");
+}
+
+RT_EXPORT void *_Znam(size_t size) /* operator new[](size_t) */
+{
+	return new_at(size, RT_CALLER(), "_Znam");
+}

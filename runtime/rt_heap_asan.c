@@ -1,0 +1,38 @@
+/* rt_heap_asan.c - allocation sites in the ASan build mode.
+ *
+ * ASan's allocator owns every block there (its redzones and quarantine are
+ * what catch a use-after-free), so we cannot define malloc as
+ * rt_heap_alloc.c does. ASan calls its malloc and free hooks instead, and
+ * it has already stored each block's allocation stack when the malloc hook
+ * runs: the stack's frame 0 is inside ASan's malloc, frame 1 the caller,
+ * the same return address the default mode records as the site. */
+#include <stddef.h>
+
+#include "rt_internal.h"
+
+/* sanitizer/allocator_interface.h and sanitizer/asan_interface.h. */
+extern int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *,
+									  size_t),
+						     void (*free_hook)(const volatile void *));
+extern size_t __asan_get_alloc_stack(void *addr, void **trace, size_t size, int *thread_id);
+
+static void on_malloc(const volatile void *p, size_t size)
+{
+	if (!rt_heap_tracking())
+		return;
+	void *trace[2];
+	int tid;
+	size_t n = __asan_get_alloc_stack((void *)p, trace, 2, &tid);
+	rt_heap_remember((const void *)p, size, n == 2 ? trace[1] : NULL);
+}
+
+static void on_free(const volatile void *p)
+{
+	if (p && rt_heap_tracking())
+		rt_heap_forget((const void *)p);
+}
+
+void rt_heap_install_hooks(void)
+{
+	__sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+}

@@ -1,0 +1,101 @@
+/* rt_sanitizer.c - failures that a sanitizer runtime diagnoses.
+ *
+ * In the ASan build mode ASan, and in both modes UBSan, find errors our
+ * runtime cannot see: a use-after-free, a double free, a misaligned load.
+ * They print their report and then end the process through their own
+ * Die(): an exit(1), not a signal we would catch. Every sanitizer report
+ * passes its "SUMMARY:" line through the weak hook
+ * __sanitizer_report_error_summary, so defining it here makes the report a
+ * failure of the controlled execution: the interleaving and genome follow
+ * the sanitizer's diagnosis, the result is published for the explorer, and
+ * the process aborts so that every fuzzer records the input.
+ *
+ * ASan prints the summary before the shadow memory dump; its error report
+ * callback comes after the whole report, so with ASan present our part
+ * waits for that. A report is fatal here even when the program was built
+ * to recover (UBSan's default): an execution that went on would publish a
+ * result that no longer matches what the fuzzer sees. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+/* ASan's, when it is linked: null in the default (TSan ABI) mode. */
+extern void __asan_set_error_report_callback(void (*callback)(const char *)) __attribute__((weak));
+
+static char summary[512];
+static bool waiting_for_asan;
+/* The failing thread while ASan prints: what ASan calls meanwhile (its
+ * symbolizer, the guards of its own statics) is not the program's, so the
+ * thread is not controlled until the report is ours. */
+static struct rt_thread *paused;
+
+RT_EXPORT void __asan_on_error(void)
+{
+	if (rt_self && rt.active && !rt.reported) {
+		paused = rt_self;
+		rt_self = NULL;
+	}
+}
+
+static void resume(void)
+{
+	if (paused) {
+		rt_self = paused;
+		paused = NULL;
+	}
+}
+
+static RT_NORETURN void fail_with_summary(void)
+{
+	rt_report_foreign(F_SANITIZER, summary);
+	rt_die();
+}
+
+static void on_asan_report(const char *report)
+{
+	(void)report;
+	resume();
+	if (waiting_for_asan)
+		fail_with_summary();
+}
+
+RT_EXPORT void __sanitizer_report_error_summary(const char *text)
+{
+	fprintf(stderr, "%s\n", text); /* what the sanitizer's own hook does */
+	bool ours = (paused || rt_self) && rt.active && !rt.reported && !waiting_for_asan;
+	if (!ours)
+		return;
+	const char *prefix = "SUMMARY: ";
+	if (!strncmp(text, prefix, strlen(prefix)))
+		text += strlen(prefix);
+	snprintf(summary, sizeof summary, "%s", text);
+	/* A frame without symbols names the binary's build: the same bug in a
+	 * rebuilt binary must read the same. */
+	char *id = strstr(summary, " (BuildId: ");
+	char *end = id ? strchr(id, ')') : NULL;
+	if (end)
+		REAL(memmove)(id, end + 1, strlen(end + 1) + 1);
+	/* UBSan ends with " in " when it knows no function. */
+	size_t n = strlen(summary);
+	if (n >= 3 && !strcmp(summary + n - 3, " in"))
+		summary[n - 3] = 0;
+	else if (n >= 4 && !strcmp(summary + n - 4, " in "))
+		summary[n - 4] = 0;
+	if (paused) { /* ASan's report, of which the summary is not the end */
+		waiting_for_asan = true;
+		return;
+	}
+	fail_with_summary();
+}
+
+void rt_sanitizer_install(void)
+{
+	static bool installed;
+	if (installed)
+		return;
+	installed = true;
+	if (__asan_set_error_report_callback)
+		__asan_set_error_report_callback(on_asan_report);
+	rt_heap_install_hooks();
+}
