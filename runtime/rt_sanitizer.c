@@ -1,20 +1,24 @@
 /* rt_sanitizer.c - failures that a sanitizer runtime diagnoses.
  *
  * In the ASan build mode ASan, and in both modes UBSan, find errors our
- * runtime cannot see: a use-after-free, a double free, a misaligned load.
- * They print their report and then end the process through their own
- * Die(): an exit(1), not a signal we would catch. Every sanitizer report
- * passes its "SUMMARY:" line through the weak hook
- * __sanitizer_report_error_summary, so defining it here makes the report a
- * failure of the controlled execution: the interleaving and genome follow
- * the sanitizer's diagnosis, the result is published for the explorer, and
- * the process aborts so that every fuzzer records the input.
+ * runtime cannot see: a use-after-free, a double free, a too-wide shift.
+ * They print their report and end the process through their own Die(),
+ * not through a signal we would catch. Every sanitizer report passes its
+ * "SUMMARY:" line through the weak hook __sanitizer_report_error_summary;
+ * defining it makes the report a failure of the controlled execution: the
+ * interleaving and genome follow the sanitizer's diagnosis, and the result
+ * is published for the explorer.
  *
- * ASan prints the summary before the shadow memory dump; its error report
- * callback comes after the whole report, so with ASan present our part
- * waits for that. A report is fatal here even when the program was built
- * to recover (UBSan's default): an execution that went on would publish a
- * result that no longer matches what the fuzzer sees. */
+ * ASan: __asan_on_error (its weak hook at the start of a report) takes the
+ * thread out of our control while ASan prints, since what ASan calls is
+ * not the program's. The summary comes before the shadow memory dump, so
+ * our part waits for ASan's error report callback, after the whole report;
+ * ASan's Die() follows, whose death callback lets libFuzzer save the input
+ * (and afl-fuzz's abort_on_error=1 makes it a crash).
+ *
+ * UBSan: our part follows its summary, and we abort at once, even when the
+ * program was built to recover (UBSan's default): an execution that went
+ * on would publish a result that no longer matches what the fuzzer sees. */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,18 +50,19 @@ static void resume(void)
 	}
 }
 
-static RT_NORETURN void fail_with_summary(void)
-{
-	rt_report_foreign(F_SANITIZER, summary);
-	rt_die();
-}
-
+/* After the whole report; ASan ends the process when this returns (its
+ * Die(): the fuzzer's death callback saves the input, afl-fuzz's
+ * abort_on_error makes it a crash), so the thread stays uncontrolled for
+ * what runs on the way out. */
 static void on_asan_report(const char *report)
 {
 	(void)report;
+	if (!waiting_for_asan)
+		return;
 	resume();
-	if (waiting_for_asan)
-		fail_with_summary();
+	rt_report_foreign(F_SANITIZER, summary);
+	paused = rt_self;
+	rt_self = NULL;
 }
 
 RT_EXPORT void __sanitizer_report_error_summary(const char *text)
@@ -86,7 +91,8 @@ RT_EXPORT void __sanitizer_report_error_summary(const char *text)
 		waiting_for_asan = true;
 		return;
 	}
-	fail_with_summary();
+	rt_report_foreign(F_SANITIZER, summary);
+	rt_die();
 }
 
 void rt_sanitizer_install(void)

@@ -12,6 +12,9 @@
 #              (interleaving coverage on, as libFuzzer runs it by default)
 #   cov_exec_ratio  the same harness with SCHEDFUZZ_COVERAGE=both divided by
 #              SCHEDFUZZ_COVERAGE=none: what computing HaPSet and MAP costs
+#   asan_zoo_found, asan_exec_ratio  the ASan mode (scripts/bench/asan.sh):
+#              the memory-error zoo found and replayed, and the harness in
+#              the ASan mode against the same harness with plain ASan
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
 # with --quick), beside PCT's lower bound; the coverage ablation
@@ -76,6 +79,7 @@ mkdir -p "$work/c3" "$work/c4"
 t_none=$(SCHEDFUZZ_COVERAGE=none elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c3")
 t_both=$(SCHEDFUZZ_COVERAGE=both elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c4")
 echo "cov_exec_ratio: $(awk -v a="$t_none" -v b="$t_both" 'BEGIN { printf "%.2f", a / b }')"
+"$top/scripts/bench/asan.sh" "$runs"
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
 "$top/scripts/bench/strategies.sh" "$table_runs"

@@ -4,7 +4,9 @@
 # flags and engine their builders set ($CC $CXX $CFLAGS $CXXFLAGS
 # $LIB_FUZZING_ENGINE $FUZZING_ENGINE $SANITIZER $OUT $SRC $WORK).
 #
-# For each harness in tests/harnesses/ it writes $OUT/<name> (built with
+# With SANITIZER=address the fuzzers are ASan builds, as OSS-Fuzz's default
+# ones are: a use-after-free that an interleaving causes is ASan's report
+# and our failure at once. For each harness in tests/harnesses/ it writes $OUT/<name> (built with
 # schedfuzz-cc for the engine: libfuzzer, or afl in persistent mode),
 # <name>_seed_corpus.zip (seeds/harnesses/<name>/), <name>.dict (genome
 # tokens, which both engines pick up by that name) and <name>.options.
@@ -36,23 +38,29 @@ libfuzzer | afl) ;;
 *) echo "build.sh: FUZZING_ENGINE=$engine: schedfuzz builds libfuzzer and afl fuzzers" >&2; exit 1 ;;
 esac
 
-# Sanitizers other than ours are not combined with schedfuzz's
-# ThreadSanitizer-ABI instrumentation: their flags are taken out.
+# $SANITIZER: address builds in schedfuzz's ASan mode (ASan beside our
+# runtime), undefined adds UBSan in either mode; memory cannot be combined
+# with controlled scheduling. Anything else (coverage, dataflow, ...) is
+# taken out of the flags, with a note.
+keep_sanitizers=false
+case $SANITIZER in
+none | thread | "") ;;
+address | undefined) keep_sanitizers=true ;;
+memory) echo "build.sh: SANITIZER=memory is not supported by schedfuzz (MemorySanitizer needs its own thread interceptors); use address" >&2; exit 1 ;;
+*) echo "build.sh: SANITIZER=$SANITIZER is not combined with schedfuzz's instrumentation; building with schedfuzz's alone" >&2 ;;
+esac
 strip_sanitizers() {
 	local out=() f
 	for f in $1; do
 		case $f in
 		-fsanitize=fuzzer-no-link) out+=("$f") ;;
-		-fsanitize=* | -fsanitize-address-* | -fsanitize-memory-* | -fno-sanitize-recover=*) ;;
+		-fsanitize=* | -fsanitize-address-* | -fsanitize-memory-* | -fno-sanitize-recover=*)
+			if $keep_sanitizers; then out+=("$f"); fi ;;
 		*) out+=("$f") ;;
 		esac
 	done
 	echo "${out[*]:-}"
 }
-case $SANITIZER in
-none | thread | "") ;;
-*) echo "build.sh: SANITIZER=$SANITIZER is not combined with schedfuzz's instrumentation; building with schedfuzz's alone" >&2 ;;
-esac
 cflags=$(strip_sanitizers "$CFLAGS")
 
 # schedfuzz itself, with the host's plain flags.
