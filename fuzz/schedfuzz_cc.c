@@ -27,7 +27,8 @@
  * Sanitizers (-fsanitize=..., or SCHEDFUZZ_SANITIZER=address|undefined|...):
  *   address    the ASan mode: clang cannot combine the TSan instrumentation
  *              with ASan, so memory accesses reach the runtime through
- *              SanitizerCoverage's trace-loads,trace-stores callbacks, ASan's
+ *              SanitizerCoverage's trace-loads,trace-stores callbacks and
+ *              atomics through the TSan pass run for atomics alone; ASan's
  *              own runtime is linked and ours (libschedfuzz_rt_asan.a) chains
  *              to its interceptors;
  *   undefined  UBSan, in either mode; beside the TSan instrumentation its
@@ -42,7 +43,8 @@
  * Environment: SCHEDFUZZ_CLANG / SCHEDFUZZ_CLANGXX pick the compilers,
  * SCHEDFUZZ_LIBDIR the directory holding libschedfuzz_rt.a,
  * SCHEDFUZZ_FUZZER_LIB libFuzzer's archive, SCHEDFUZZ_AFL_RT AFL++'s
- * afl-compiler-rt.o, SCHEDFUZZ_CC_VERBOSE=1 prints
+ * afl-compiler-rt.o, SCHEDFUZZ_CLANG_RT_DIR clang's runtime directory (for
+ * UBSan's), SCHEDFUZZ_SANITIZER sanitizers to add, SCHEDFUZZ_CC_VERBOSE=1 prints
  * the command that runs. */
 #define _GNU_SOURCE
 #include <errno.h>

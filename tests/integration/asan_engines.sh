@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # asan_engines.sh AFL_PROG LF_PROG MUTATOR SEEDS: the ASan mode under both
 # fuzzers. afl-fuzz (with the genome-aware mutator) and libFuzzer each find
-# a memory zoo bug, ASan's report is the saved crash, and `schedfuzz
+# a memory zoo bug, ASan's report names the program's threads, the input is
+# saved as a crash, and `schedfuzz
 # replay` of the crash gives the same ASan diagnosis as our failure.
 . "$(dirname "$0")/lib.sh"
 afl_prog=$1 lf_prog=$2 mutator=$3 seeds=$4
@@ -22,6 +23,13 @@ mkdir "$WORK/corpus"
 cp "$seeds"/* "$WORK/corpus/"
 "$lf_prog" -runs=20000 -seed=1 -artifact_prefix="$WORK/lf-" "$WORK/corpus" >"$WORK/lf.log" 2>&1
 grep -q "$want" "$WORK/lf.log" || { tail -5 "$WORK/lf.log"; fail "libFuzzer: no ASan report"; }
+# ASan knows the program's threads (our pthread_create chains to its
+# interceptor): the stale read is by a created thread, the free by another
+# (in one libFuzzer process ASan numbers threads on across executions).
+grep -Eq "^READ of size [0-9]+ at 0x[0-9a-f]+ thread T[1-9][0-9]*$" "$WORK/lf.log" ||
+	fail "ASan's report does not name the reading thread"
+grep -Eq "^freed by thread T[1-9][0-9]* here:" "$WORK/lf.log" || fail "ASan's report does not name the freeing thread"
+grep -q "^Thread T[1-9][0-9]* created by T0 here:" "$WORK/lf.log" || fail "ASan's report has no thread creation"
 crash=$(ls "$WORK"/lf-crash-* 2>/dev/null | head -n 1)
 [ -n "$crash" ] || fail "libFuzzer saved no crash"
 "$SCHEDFUZZ" replay "$crash" -- "$lf_prog" >/dev/null 2>"$WORK/lf-replay"
