@@ -366,9 +366,6 @@ int main(int argc, char **argv)
 	if (!info_only && has_input) {
 		push(&c, "-Wno-unused-command-line-argument");
 		if (asan) {
-			/* A load and a store callback before every access; the
-			 * callbacks need a coverage kind to ride on: the engine's
-			 * edges, or one flag per function, the cheapest there is. */
 			/* The TSan pass, past the driver's check, for atomics and
 			 * function entries only: the driver refuses the two together
 			 * because of their runtimes, and ours is the only one. */
@@ -378,6 +375,9 @@ int main(int argc, char **argv)
 			push(&c, "-tsan-instrument-memory-accesses=0");
 			push(&c, "-mllvm");
 			push(&c, "-tsan-instrument-memintrinsics=0"); /* ASan checks those */
+			/* A load and a store callback before every access; the
+			 * callbacks need a coverage kind to ride on: the engine's
+			 * edges, or one flag per function, the cheapest there is. */
 			if (engine == AFL)
 				push(&c, "-fsanitize-coverage=trace-pc-guard,trace-loads,trace-stores");
 			else if (libfuzzer_cov)
