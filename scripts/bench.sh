@@ -42,6 +42,7 @@ bin=$top/build/bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 clang=$(command -v clang-14 || command -v clang)
+. "$top/scripts/bench/timing.sh"
 
 if [ $quick -eq 1 ]; then iters=5000000 rounds=20000 runs=20000; else iters=50000000 rounds=200000 runs=100000; fi
 
@@ -62,19 +63,7 @@ echo "hook_ns: $(awk -v a="$sf" -v b="$native" 'BEGIN { printf "%.2f", a - b }')
 # so each round is exactly two switches.
 echo "switch_us: $(SCHEDFUZZ_MAX_STEPS=1000000000000 SCHEDFUZZ_STRATEGY=explicit "$work/switch_sf" "$rounds")"
 
-elapsed() {
-	local s e
-	s=$(date +%s.%N)
-	"$@" >/dev/null 2>&1
-	e=$(date +%s.%N)
-	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }'
-}
-mkdir -p "$work/c1" "$work/c2"
-t_native=$(elapsed "$work/harness_native" -runs="$runs" -seed=1 "$work/c1")
-t_sf=$(elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c2")
-echo "native_execs_per_s: $(awk -v t="$t_native" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
-echo "controlled_execs_per_s: $(awk -v t="$t_sf" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
-echo "exec_ratio: $(awk -v a="$t_native" -v b="$t_sf" 'BEGIN { printf "%.2f", a / b }')"
+exec_rates "" "$work/harness_native" "$work/harness_sf" "$runs" "$work/rates"
 mkdir -p "$work/c3" "$work/c4"
 t_none=$(SCHEDFUZZ_COVERAGE=none elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c3")
 t_both=$(SCHEDFUZZ_COVERAGE=both elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c4")

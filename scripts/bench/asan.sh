@@ -17,6 +17,7 @@ bin=$top/build/bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-asan.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 clang=$(command -v clang-14 || command -v clang)
+. "$top/scripts/bench/timing.sh"
 
 found=0 total=0 alarms=0
 while IFS=$'\t' read -r bug report _; do
@@ -47,16 +48,4 @@ echo "asan_zoo_fixed_false_alarms: $alarms"
 harness=$top/tests/integration/harness.c
 "$bin/schedfuzz-cc" -O1 -fsanitize=address,fuzzer "$harness" -o "$work/harness_sf_asan"
 "$clang" -O1 -fsanitize=address,fuzzer "$harness" -o "$work/harness_asan"
-elapsed() {
-	local s e
-	s=$(date +%s.%N)
-	"$@" >/dev/null 2>&1
-	e=$(date +%s.%N)
-	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }'
-}
-mkdir -p "$work/c1" "$work/c2"
-t_native=$(elapsed "$work/harness_asan" -runs="$runs" -seed=1 "$work/c1")
-t_sf=$(elapsed "$work/harness_sf_asan" -runs="$runs" -seed=1 "$work/c2")
-echo "asan_native_execs_per_s: $(awk -v t="$t_native" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
-echo "asan_controlled_execs_per_s: $(awk -v t="$t_sf" -v n="$runs" 'BEGIN { printf "%.0f", n / t }')"
-echo "asan_exec_ratio: $(awk -v a="$t_native" -v b="$t_sf" 'BEGIN { printf "%.2f", a / b }')"
+exec_rates asan_ "$work/harness_asan" "$work/harness_sf_asan" "$runs" "$work/rates"
