@@ -538,10 +538,10 @@ RT_HIDDEN RT_NORETURN void rt_fail_stuck(unsigned timeout_s);
 /* A call the runtime cannot model: one line, then exit with status 3. */
 RT_HIDDEN RT_NORETURN void rt_unsupported(const char *what, const char *why);
 RT_HIDDEN void rt_signals_install(void);
-/* Report a failure that another runtime diagnosed, once; the caller ends
- * the process. Returns false when there is nothing of ours to report (not
- * a controlled thread, no execution, already reported). */
-RT_HIDDEN bool rt_report_foreign(enum rt_fail_kind kind, const char *msg);
+/* Report a failure that another runtime diagnosed, if it is ours (a
+ * controlled thread of a running execution) and the first; the caller
+ * sees to it that the process ends. */
+RT_HIDDEN void rt_report_foreign(enum rt_fail_kind kind, const char *msg);
 RT_HIDDEN RT_NORETURN void rt_die(void);
 
 /* ---- rt_sanitizer.c: beside ASan and UBSan ------------------------------- */

@@ -392,31 +392,33 @@ RT_NORETURN void rt_die(void)
 	abort(); /* our SIGABRT handler sees rt.reported and chains */
 }
 
+/* Every way a failure arrives ends here, once per execution: the trace,
+ * the published result, the report. */
+static void report_once(enum rt_fail_kind kind, const void *site, const char *msg)
+{
+	rt.reported = true; /* first: a failure while reporting must not report again */
+	rt_trace_fail(kind, site, msg);
+	rt_result_publish(kind);
+	report(kind, site, msg);
+}
+
 void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
 {
 	if (!rt.reported) {
-		rt.reported = true;
 		char msg[1024];
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof msg, fmt, ap);
 		va_end(ap);
-		rt_trace_fail(kind, site, msg);
-		rt_result_publish(kind);
-		report(kind, site, msg);
+		report_once(kind, site, msg);
 	}
 	rt_die();
 }
 
-bool rt_report_foreign(enum rt_fail_kind kind, const char *msg)
+void rt_report_foreign(enum rt_fail_kind kind, const char *msg)
 {
-	if (!rt_self || !rt.active || rt.reported)
-		return false;
-	rt.reported = true;
-	rt_trace_fail(kind, NULL, msg);
-	rt_result_publish(kind);
-	report(kind, NULL, msg);
-	return true;
+	if (rt_self && rt.active && !rt.reported)
+		report_once(kind, NULL, msg);
 }
 
 void rt_fail_deadlock(void)
@@ -476,7 +478,6 @@ static struct sigaction previous[NSIG];
 static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
 {
 	if (rt_self && rt.active && !rt.reported) {
-		rt.reported = true;
 		const void *pc = NULL;
 #ifdef REG_RIP
 		if (uctx)
@@ -487,9 +488,7 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
 			snprintf(msg, sizeof msg, "abort()");
 		else
 			snprintf(msg, sizeof msg, "%s on address %p", strsignal(sig), info->si_addr);
-		rt_trace_fail(F_SIGNAL, pc, msg);
-		rt_result_publish(F_SIGNAL);
-		report(F_SIGNAL, pc, msg);
+		report_once(F_SIGNAL, pc, msg);
 	}
 	/* Chain: the fuzzer's handler records the crash; without one, the
 	 * default action ends the process with this signal. */
