@@ -42,41 +42,29 @@ RT_EXPORT void __asan_on_error(void)
 	}
 }
 
-static void resume(void)
-{
-	if (paused) {
-		rt_self = paused;
-		paused = NULL;
-	}
-}
-
 /* After the whole report; ASan ends the process when this returns (its
  * Die(): the fuzzer's death callback saves the input, afl-fuzz's
- * abort_on_error makes it a crash), so the thread stays uncontrolled for
- * what runs on the way out. */
+ * abort_on_error makes it a crash). The report is the paused thread's; it
+ * stays uncontrolled for what runs on the way out. */
 static void on_asan_report(const char *report)
 {
 	(void)report;
 	if (!waiting_for_asan)
 		return;
-	resume();
+	rt_self = paused;
 	rt_report_foreign(F_SANITIZER, summary);
-	paused = rt_self;
 	rt_self = NULL;
 }
 
-RT_EXPORT void __sanitizer_report_error_summary(const char *text)
+/* The summary line as our report's message: without "SUMMARY: ", and the
+ * same for the same bug in a rebuilt binary. */
+static void keep_summary(const char *text)
 {
-	fprintf(stderr, "%s\n", text); /* what the sanitizer's own hook does */
-	bool ours = (paused || rt_self) && rt.active && !rt.reported && !waiting_for_asan;
-	if (!ours)
-		return;
 	const char *prefix = "SUMMARY: ";
 	if (!strncmp(text, prefix, strlen(prefix)))
 		text += strlen(prefix);
 	snprintf(summary, sizeof summary, "%s", text);
-	/* A frame without symbols names the binary's build: the same bug in a
-	 * rebuilt binary must read the same. */
+	/* A frame without symbols names the binary's build. */
 	char *id = strstr(summary, " (BuildId: ");
 	char *end = id ? strchr(id, ')') : NULL;
 	if (end)
@@ -87,6 +75,15 @@ RT_EXPORT void __sanitizer_report_error_summary(const char *text)
 		summary[n - 3] = 0;
 	else if (n >= 4 && !strcmp(summary + n - 4, " in "))
 		summary[n - 4] = 0;
+}
+
+RT_EXPORT void __sanitizer_report_error_summary(const char *text)
+{
+	fprintf(stderr, "%s\n", text); /* what the sanitizer's own hook does */
+	bool ours = (paused || rt_self) && rt.active && !rt.reported && !waiting_for_asan;
+	if (!ours)
+		return;
+	keep_summary(text);
 	if (paused) { /* ASan's report, of which the summary is not the end */
 		waiting_for_asan = true;
 		return;
