@@ -73,6 +73,11 @@ struct cov_feature {
 	uint8_t write[COV_MAX_STEPS]; /* MAP: each step's access */
 };
 
+/* A HaPSet pair's feature hash: remote's statement came right before
+ * local's (the systematic search asks whether an order is learned). */
+uint64_t cov_hapset_pair_hash(uint32_t remote_site, const uint32_t *remote_ctx, uint8_t remote_nctx,
+			      uint32_t local_site, const uint32_t *local_ctx, uint8_t local_nctx);
+
 typedef void cov_emit_fn(void *arg, const struct cov_feature *f);
 
 struct cov_state;

@@ -30,6 +30,21 @@ static const uint8_t conflicts[COV_OP_COUNT][COV_OP_COUNT] = {
 	[COV_NOTIFY] = { [COV_WAIT] = 1 },
 };
 
+uint64_t cov_hapset_pair_hash(uint32_t remote_site, const uint32_t *remote_ctx, uint8_t remote_nctx,
+			      uint32_t local_site, const uint32_t *local_ctx, uint8_t local_nctx)
+{
+	/* Both statements, remote then local; never the object or the
+	 * threads. Unused context slots are zero. */
+	struct {
+		uint32_t tag, remote_site, local_site, nctx;
+		uint32_t ctx[2][COV_CTX_MAX];
+	} id = { 0x48615053u /* "HaPS" */, remote_site, local_site,
+		 (uint32_t)remote_nctx << 8 | local_nctx, { { 0 } } };
+	memcpy(id.ctx[0], remote_ctx, remote_nctx * sizeof id.ctx[0][0]);
+	memcpy(id.ctx[1], local_ctx, local_nctx * sizeof id.ctx[1][0]);
+	return cov_hash64(&id, sizeof id, 0);
+}
+
 static void emit_pair(struct cov_state *s, const struct cov_last *d, const struct cov_event *p,
 		      uintptr_t obj)
 {
@@ -41,15 +56,7 @@ static void emit_pair(struct cov_state *s, const struct cov_last *d, const struc
 	memcpy(f.ctx[0], d->ctx, d->nctx * sizeof d->ctx[0]);
 	memcpy(f.ctx[1], p->ctx, p->nctx * sizeof p->ctx[0]);
 	f.var[0] = obj;
-	/* The identity: both statements, remote then local; never the object
-	 * or the threads. Unused context slots are zero. */
-	struct {
-		uint32_t tag, remote_site, local_site, nctx;
-		uint32_t ctx[2][COV_CTX_MAX];
-	} id = { 0x48615053u /* "HaPS" */, d->site, p->site, (uint32_t)d->nctx << 8 | p->nctx,
-		 { { 0 } } };
-	memcpy(id.ctx, f.ctx, sizeof id.ctx);
-	f.hash = cov_hash64(&id, sizeof id, 0);
+	f.hash = cov_hapset_pair_hash(d->site, d->ctx, d->nctx, p->site, p->ctx, p->nctx);
 	cov_emit(s, &f);
 }
 

@@ -24,6 +24,7 @@
 #include "minimize.h"
 #include "program.h"
 #include "replay.h"
+#include "search.h"
 #include "spec.h"
 
 
@@ -32,7 +33,7 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
-		"                     -- PROG [ARGS...]\n"
+		"                     [--state FILE] [--corpus DIR] -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--timeout SEC]\n"
 		"                        INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
@@ -58,6 +59,13 @@ static void usage(FILE *to)
 		"SPEC pins the strategy: random, pct:d=N, rpro:d=N,r=R[,locks], pctvb:d=N,v=V\n"
 		"(also k=N for pct and rpro, tb or notb for thread bounding). Without it, runs\n"
 		"are random walks and a fuzzer's genome chooses.\n"
+		"\n"
+		"Systematic SPECs explore every schedule within a bound, RUNS being the budget,\n"
+		"and end with \"schedules: N\" and \"complete: yes|no\": dfs (all), icb:c=N\n"
+		"(up to N preemptions, CHESS), dpor (one per equivalence class) and dpor+hapset\n"
+		"(DPOR guided by learned HaPSets). --state FILE keeps the search in FILE and goes\n"
+		"on from it; --corpus DIR (dpor+hapset) learns HaPSets from a fuzzing corpus and\n"
+		"adds to it the schedules that taught new ones.\n"
 		"\n"
 		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
 }
@@ -95,12 +103,26 @@ static int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--strategy")) {
 			const char *spec = argv[i = program_option_value(argc, argv, i)];
 			struct sf_spec parsed;
+			struct sx_spec search;
 			char err[256];
-			if (!sf_spec_parse(spec, &parsed, err, sizeof err)) {
+			if (sx_spec_is_search(spec)) {
+				if (!sx_spec_parse(spec, &search, err, sizeof err)) {
+					fprintf(stderr, "schedfuzz: --strategy %s: %s\n", spec, err);
+					return SETUP;
+				}
+				setenv("SCHEDFUZZ_SEARCH", spec, 1);
+				unsetenv("SCHEDFUZZ_STRATEGY");
+			} else if (!sf_spec_parse(spec, &parsed, err, sizeof err)) {
 				fprintf(stderr, "schedfuzz: --strategy %s: %s\n", spec, err);
 				return SETUP;
+			} else {
+				setenv("SCHEDFUZZ_STRATEGY", spec, 1);
+				unsetenv("SCHEDFUZZ_SEARCH");
 			}
-			setenv("SCHEDFUZZ_STRATEGY", spec, 1);
+		} else if (!strcmp(a, "--state")) {
+			setenv("SCHEDFUZZ_SEARCH_STATE", argv[i = program_option_value(argc, argv, i)], 1);
+		} else if (!strcmp(a, "--corpus")) {
+			setenv("SCHEDFUZZ_SEARCH_CORPUS", argv[i = program_option_value(argc, argv, i)], 1);
 		} else if (!strcmp(a, "--keep-going")) {
 			setenv("SCHEDFUZZ_KEEP_GOING", "1", 1);
 		} else if (!strcmp(a, "--print-schedule")) {

@@ -59,6 +59,7 @@ int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
 	if (rt_choose(STRAT_CHOOSE_SPURIOUS, 2)) {
 		rt_point(self, EV_COND_WAIT, co->addr, co, 0, site);
 	} else {
+		rt_search_touch_if(self, co, SX_WAIT); /* a signal from now on wakes it */
 		self->wait = W_COND;
 		self->wobj = co;
 		self->cond_mutex = mo;

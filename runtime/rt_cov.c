@@ -178,6 +178,8 @@ static void write_dump(void)
 static void sink(void *arg, const struct cov_feature *f)
 {
 	cov_export(cov.sinks, f->hash);
+	if (rt.search && rt.search->want_hapset && f->kind == COV_HAPSET)
+		rt_search_hapset(f->hash);
 	if (rt.cfg.cov_dump)
 		keep_feature(f);
 }
@@ -186,7 +188,8 @@ void rt_cov_begin(void)
 {
 	cov.sinks = (rt.under_libfuzzer ? COV_TO_LIBFUZZER : 0) |
 		    (cov_export_afl_present() ? COV_TO_AFL : 0);
-	rt.cov_on = rt.cfg.coverage && (cov.sinks || rt.cfg.cov_dump);
+	bool guided = rt.search && rt.search->want_hapset;
+	rt.cov_on = rt.cfg.coverage && (cov.sinks || rt.cfg.cov_dump || guided);
 	if (rt.cov_on && !cov.state && !(cov.state = cov_create()))
 		rt.cov_on = false; /* out of memory: run without coverage */
 	if (!rt.cov_on)
@@ -197,7 +200,7 @@ void rt_cov_begin(void)
 
 /* What each event is to the conflict rules; COV_OP_COUNT: not an event
  * there (thread lifecycle, unlocks, barriers, yields, sleeps). */
-static uint8_t op_of(enum rt_ev ev, const struct rt_obj *obj)
+int rt_cov_op(enum rt_ev ev, const struct rt_obj *obj)
 {
 	switch (ev) {
 	case EV_READ:
@@ -231,10 +234,24 @@ static uint8_t op_of(enum rt_ev ev, const struct rt_obj *obj)
 	}
 }
 
+uint8_t rt_cov_context(const struct rt_thread *self, uint32_t ctx[COV_CTX_MAX])
+{
+	/* Contexts are HaPSet's. The outermost frame was entered from the
+	 * runtime (thread trampoline, main's or the harness's wrapper): the
+	 * same for every statement. */
+	uint32_t depth = self->depth > 1 && (rt.cfg.coverage & COV_HAPSET) ? self->depth - 1 : 0;
+	if (depth > RT_CTX_DEPTH)
+		depth = RT_CTX_DEPTH;
+	uint8_t n = (uint8_t)(depth < rt.cfg.hapset_context ? depth : rt.cfg.hapset_context);
+	for (uint32_t i = 0; i < n; i++)
+		ctx[i] = rt_stable_site(self->ctx[(self->depth - 1 - i) % RT_CTX_DEPTH]);
+	return n;
+}
+
 void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
 		  uint32_t size, const void *site)
 {
-	uint8_t op = op_of(ev, obj);
+	uint8_t op = (uint8_t)rt_cov_op(ev, obj);
 	if (op == COV_OP_COUNT)
 		return;
 	struct cov_event e = {
@@ -244,15 +261,7 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 		.tid = (uint16_t)self->tid,
 		.op = op,
 	};
-	/* Contexts are HaPSet's. The outermost frame was entered from the
-	 * runtime (thread trampoline, main's or the harness's wrapper): the
-	 * same for every statement. */
-	uint32_t depth = self->depth > 1 && (rt.cfg.coverage & COV_HAPSET) ? self->depth - 1 : 0;
-	if (depth > RT_CTX_DEPTH)
-		depth = RT_CTX_DEPTH;
-	e.nctx = (uint8_t)(depth < rt.cfg.hapset_context ? depth : rt.cfg.hapset_context);
-	for (uint32_t i = 0; i < e.nctx; i++)
-		e.ctx[i] = rt_stable_site(self->ctx[(self->depth - 1 - i) % RT_CTX_DEPTH]);
+	e.nctx = rt_cov_context(self, e.ctx);
 
 	rt_self = NULL;
 	cov_event(cov.state, &e);

@@ -23,6 +23,8 @@
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
+ *   SCHEDFUZZ_SEARCH=S     explore systematically instead (rt_search_explore.c):
+ *                          dfs, icb[:c=N], dpor or dpor+hapset, RUNS the budget
  *
  * Under afl-fuzz (SCHEDFUZZ_ENGINE=afl builds), each forked run takes its
  * input from afl-fuzz's shared memory instead (rt_afl.c).
@@ -63,7 +65,7 @@ extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 extern int LLVMFuzzerRunDriver(int *argc, char ***argv,
 			       int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
-static uint64_t env_u64(const char *name, uint64_t dflt)
+uint64_t rt_env_u64(const char *name, uint64_t dflt)
 {
 	const char *s = getenv(name);
 	if (!s || !*s)
@@ -78,7 +80,7 @@ static uint64_t env_u64(const char *name, uint64_t dflt)
 	return v;
 }
 
-static const char *env_str(const char *name)
+const char *rt_env_str(const char *name)
 {
 	const char *s = getenv(name);
 	return s && *s ? s : NULL;
@@ -126,13 +128,13 @@ void rt_init(void)
 	static struct rt_result local_result;
 	rt.result = &local_result;
 	rt.cpu = -1;
-	rt.cfg.max_steps = env_u64("SCHEDFUZZ_MAX_STEPS", RT_DEFAULT_MAX_STEPS);
-	rt.cfg.memory_points = env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
-	rt.cfg.pin = env_u64("SCHEDFUZZ_PIN", 1) != 0;
-	rt.cfg.record_path = env_str("SCHEDFUZZ_RECORD");
-	rt.cfg.input_path = env_str("SCHEDFUZZ_INPUT");
-	rt.cfg.trace_path = env_str("SCHEDFUZZ_TRACE");
-	const char *spec = env_str("SCHEDFUZZ_STRATEGY");
+	rt.cfg.max_steps = rt_env_u64("SCHEDFUZZ_MAX_STEPS", RT_DEFAULT_MAX_STEPS);
+	rt.cfg.memory_points = rt_env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
+	rt.cfg.pin = rt_env_u64("SCHEDFUZZ_PIN", 1) != 0;
+	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
+	rt.cfg.input_path = rt_env_str("SCHEDFUZZ_INPUT");
+	rt.cfg.trace_path = rt_env_str("SCHEDFUZZ_TRACE");
+	const char *spec = rt_env_str("SCHEDFUZZ_STRATEGY");
 	if (spec) {
 		char err[256];
 		if (!sf_spec_parse(spec, &rt.cfg.spec, err, sizeof err)) {
@@ -203,7 +205,7 @@ static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t 
 	sf_genome_encode(&p, NULL, 0, out, SF_GENOME_HEADER);
 }
 
-static uint8_t *read_file(const char *path, size_t *size)
+uint8_t *rt_read_file(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -228,15 +230,10 @@ static uint8_t *read_file(const char *path, size_t *size)
 
 /* ---- the explorer ---------------------------------------------------------------------- */
 
-struct child {
-	int status;
-	bool failed, timed_out, setup_error;
-};
-
-static struct child run_child(const uint8_t *input, size_t size, int argc, char **argv,
+struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char **argv,
 			      char **envp, struct rt_result *shared, int quiet_fd, unsigned timeout)
 {
-	struct child c = { 0 };
+	struct rt_child c = { 0 };
 	rt_memset(shared, 0, sizeof *shared);
 	fflush(NULL);
 	pid_t pid = fork();
@@ -265,7 +262,7 @@ static struct child run_child(const uint8_t *input, size_t size, int argc, char 
 	return c;
 }
 
-static const char *describe(const struct child *c, const struct rt_result *r)
+const char *rt_describe_child(const struct rt_child *c, const struct rt_result *r)
 {
 	if (c->timed_out)
 		return "timeout (blocked outside the runtime's control?)";
@@ -276,10 +273,11 @@ static const char *describe(const struct child *c, const struct rt_result *r)
 	return "nonzero exit";
 }
 
-static int save_input(const char *dir, const uint8_t *input, size_t size, char *path, size_t cap)
+int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size, char *path,
+		  size_t cap)
 {
 	mkdir(dir, 0777);
-	snprintf(path, cap, "%s/crash-%016" PRIx64, dir, cov_hash64(input, size, 0));
+	snprintf(path, cap, "%s/%s-%016" PRIx64, dir, prefix, cov_hash64(input, size, 0));
 	FILE *f = fopen(path, "wb");
 	if (!f || fwrite(input, 1, size, f) != size || fclose(f) != 0) {
 		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
@@ -290,14 +288,14 @@ static int save_input(const char *dir, const uint8_t *input, size_t size, char *
 
 /* Replay a failing input in a fresh child, output visible, and say whether
  * it failed the same way (kind, steps and interleaving). */
-static void replay_check(const uint8_t *input, size_t size, const char *path,
+void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 			 const struct rt_result *first, int argc, char **argv, char **envp,
 			 struct rt_result *shared, unsigned timeout)
 {
 	fprintf(stderr, "schedfuzz: replaying it:\n");
 	setenv("SCHEDFUZZ_INPUT", path, 1);
 	rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
-	struct child again = run_child(input, size, argc, argv, envp, shared, -1, timeout);
+	struct rt_child again = rt_run_child(input, size, argc, argv, envp, shared, -1, timeout);
 	unsetenv("SCHEDFUZZ_INPUT");
 	rt.cfg.input_path = NULL;
 	if (again.failed && shared->fail == first->fail &&
@@ -313,12 +311,12 @@ static void replay_check(const uint8_t *input, size_t size, const char *path,
 
 static int explore(uint64_t runs, int argc, char **argv, char **envp)
 {
-	uint64_t seed0 = env_u64("SCHEDFUZZ_SEED", 0);
-	unsigned timeout = (unsigned)env_u64("SCHEDFUZZ_TIMEOUT", 30);
-	const char *out = env_str("SCHEDFUZZ_OUT") ? env_str("SCHEDFUZZ_OUT") : ".";
-	bool verbose = env_u64("SCHEDFUZZ_VERBOSE", 0) != 0;
-	bool keep_going = env_u64("SCHEDFUZZ_KEEP_GOING", 0) != 0;
-	bool print_schedule = env_u64("SCHEDFUZZ_PRINT_SCHEDULE", 0) != 0;
+	uint64_t seed0 = rt_env_u64("SCHEDFUZZ_SEED", 0);
+	unsigned timeout = (unsigned)rt_env_u64("SCHEDFUZZ_TIMEOUT", 30);
+	const char *out = rt_env_str("SCHEDFUZZ_OUT") ? rt_env_str("SCHEDFUZZ_OUT") : ".";
+	bool verbose = rt_env_u64("SCHEDFUZZ_VERBOSE", 0) != 0;
+	bool keep_going = rt_env_u64("SCHEDFUZZ_KEEP_GOING", 0) != 0;
+	bool print_schedule = rt_env_u64("SCHEDFUZZ_PRINT_SCHEDULE", 0) != 0;
 
 	struct rt_result *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
 					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -348,7 +346,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			ftruncate(quiet, 0);
 			lseek(quiet, 0, SEEK_SET);
 		}
-		struct child c = run_child(genome, sizeof genome, argc, argv, envp, shared, quiet,
+		struct rt_child c = rt_run_child(genome, sizeof genome, argc, argv, envp, shared, quiet,
 					   timeout);
 		if (c.setup_error) {
 			char buf[4096];
@@ -371,11 +369,11 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		saved_kind[kind] = true;
 		char path[4096];
 		fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", i + 1,
-			runs, describe(&c, &first));
-		if (save_input(out, genome, sizeof genome, path, sizeof path) != 0)
+			runs, rt_describe_child(&c, &first));
+		if (rt_save_input(out, "crash", genome, sizeof genome, path, sizeof path) != 0)
 			return RT_EXIT_SETUP;
 		fprintf(stderr, "schedfuzz: input saved to %s\n", path);
-		replay_check(genome, sizeof genome, path, &first, argc, argv, envp, shared, timeout);
+		rt_replay_check(genome, sizeof genome, path, &first, argc, argv, envp, shared, timeout);
 		printf("%s\n", path);
 		fflush(stdout);
 		if (!keep_going)
@@ -400,8 +398,8 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	rt_init();
 	rt_main_argc = argc;
 	rt_main_argv = argv;
-	const char *input_path = env_str("SCHEDFUZZ_INPUT");
-	const char *runs = env_str("SCHEDFUZZ_RUNS");
+	const char *input_path = rt_env_str("SCHEDFUZZ_INPUT");
+	const char *runs = rt_env_str("SCHEDFUZZ_RUNS");
 	bool harness = __real_LLVMFuzzerTestOneInput != NULL;
 
 	if (harness && !input_path && !runs) {
@@ -416,16 +414,19 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	}
 	if (harness && LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);
+	const char *search = rt_env_str("SCHEDFUZZ_SEARCH");
+	if (search)
+		return rt_search_explore(search, rt_env_u64("SCHEDFUZZ_RUNS", 1000), argc, argv, envp);
 	if (runs)
-		return explore(env_u64("SCHEDFUZZ_RUNS", 1), argc, argv, envp);
+		return explore(rt_env_u64("SCHEDFUZZ_RUNS", 1), argc, argv, envp);
 
 	size_t size = SF_GENOME_HEADER;
 	uint8_t genome[SF_GENOME_HEADER];
 	const uint8_t *input = genome;
 	if (input_path)
-		input = read_file(input_path, &size);
+		input = rt_read_file(input_path, &size);
 	else if (!rt_afl_input(&input, &size)) /* else afl-fuzz's test case */
-		make_genome(genome, 0, env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
+		make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
 	return run_one(input, size, argc, argv, envp);
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "generate.h"
+#include "search_log.h"
 #include "spec.h"
 #include "strategy.h"
 
@@ -186,6 +187,15 @@ struct rt_thread {
 	const void *site; /* last site this thread reached */
 	const void *ctx[RT_CTX_DEPTH]; /* innermost call sites, ring by depth */
 	uint32_t depth;
+
+	/* For the systematic search's log: the operation the thread is
+	 * parked on (EV_COUNT: resuming a wait), and where it was created. */
+	uint8_t pend_ev;
+	uint32_t pend_size;
+	uintptr_t pend_addr;
+	struct rt_obj *pend_obj;
+	const void *pend_site;
+	uint32_t born_in;
 };
 
 /* ---- the execution ------------------------------------------------------ */
@@ -236,7 +246,8 @@ struct rt_state {
 	bool under_libfuzzer; /* main() was handed to libFuzzer */
 	bool cov_on;  /* this execution computes interleaving coverage */
 	bool trace_on; /* this execution is traced (SCHEDFUZZ_TRACE) */
-	bool observed; /* cov_on || trace_on: events go to observe() */
+	bool observed; /* cov_on || trace_on || search: events go to observe() */
+	struct sx_log *search; /* a systematic search's child: log here (rt_search.c) */
 	struct rt_config cfg;
 
 	struct rt_thread threads[RT_MAX_THREADS];
@@ -469,6 +480,33 @@ RT_HIDDEN void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t add
 			    struct rt_obj *obj, uint32_t size, const void *site);
 /* The execution ended (either way): write the dump, if asked for. */
 RT_HIDDEN void rt_cov_end(void);
+/* What ev is to HaPSet's conflict rules (enum cov_op), or COV_OP_COUNT. */
+RT_HIDDEN int rt_cov_op(enum rt_ev ev, const struct rt_obj *obj);
+/* Self's call context as HaPSet statements carry it; returns how many. */
+RT_HIDDEN uint8_t rt_cov_context(const struct rt_thread *self, uint32_t ctx[4]);
+
+/* ---- rt_search.c: the log a systematic search reads ------------------------ */
+
+RT_HIDDEN void rt_search_begin(void);
+/* The event just recorded. */
+RT_HIDDEN void rt_search_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+			       struct rt_obj *obj, uint32_t size, const void *site);
+/* Self resumes from a wait whose event was recorded before it blocked. */
+RT_HIDDEN void rt_search_resume(struct rt_thread *self);
+/* Self changed obj's state between scheduling points. */
+RT_HIDDEN void rt_search_touch(struct rt_thread *self, const struct rt_obj *obj, enum sx_op op);
+RT_HIDDEN void rt_search_thread_created(struct rt_thread *t);
+/* A pick among n >= 2 candidates (indices into cand), or another choice. */
+RT_HIDDEN void rt_search_pick(const struct strat_candidate *cand, int n, int chosen, int dflt,
+			      int current);
+RT_HIDDEN void rt_search_choice(uint32_t n, uint32_t value);
+RT_HIDDEN void rt_search_hapset(uint64_t pair);
+static inline void rt_search_touch_if(struct rt_thread *self, const struct rt_obj *obj,
+				      enum sx_op op)
+{
+	if (RT_UNLIKELY(rt.search != NULL))
+		rt_search_touch(self, obj, op);
+}
 
 /* ---- rt_trace.c: the whole interleaving, for replay views and minimisation */
 
@@ -560,6 +598,29 @@ struct rt_sym {
 RT_HIDDEN void rt_symbolize(const uintptr_t *addrs, const bool *is_data, struct rt_sym *out, int n);
 
 /* ---- rt_driver.c --------------------------------------------------------- */
+
+/* The explorers' children: one execution each, in a fork. */
+struct rt_child {
+	int status;
+	bool failed, timed_out, setup_error;
+};
+RT_HIDDEN struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char **argv,
+				       char **envp, struct rt_result *shared, int quiet_fd,
+				       unsigned timeout);
+RT_HIDDEN const char *rt_describe_child(const struct rt_child *c, const struct rt_result *r);
+/* Write an input into dir as <prefix>-<hash>; its path into path. */
+RT_HIDDEN int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size,
+			    char *path, size_t cap);
+/* Replay it in a fresh child and say whether it failed the same way. */
+RT_HIDDEN void rt_replay_check(const uint8_t *input, size_t size, const char *path,
+			       const struct rt_result *first, int argc, char **argv, char **envp,
+			       struct rt_result *shared, unsigned timeout);
+RT_HIDDEN uint64_t rt_env_u64(const char *name, uint64_t dflt);
+RT_HIDDEN const char *rt_env_str(const char *name);
+RT_HIDDEN uint8_t *rt_read_file(const char *path, size_t *size);
+/* rt_search_explore.c: the systematic search's explorer. */
+RT_HIDDEN int rt_search_explore(const char *spec, uint64_t runs, int argc, char **argv,
+				char **envp);
 
 RT_HIDDEN void rt_init(void);
 extern int rt_main_argc RT_HIDDEN;

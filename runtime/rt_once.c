@@ -23,6 +23,7 @@ static bool claim(struct rt_thread *self, struct rt_obj *o, bool (*done)(void *)
 		if (done(p))
 			return false;
 		if (!o->once.runner) {
+			rt_search_touch_if(self, o, SX_SYNC);
 			o->once.runner = self;
 			rt_changed();
 			return true;
@@ -35,6 +36,7 @@ static bool claim(struct rt_thread *self, struct rt_obj *o, bool (*done)(void *)
 
 static void unclaim(struct rt_obj *o)
 {
+	rt_search_touch_if(rt_self, o, SX_SYNC);
 	o->once.runner = NULL;
 	rt_changed();
 }

@@ -212,10 +212,13 @@ static RT_NOINLINE void count(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 	}
 }
 
-/* Coverage and traces, off the fast path: one test covers both. */
+/* Coverage, traces and the search's log, off the fast path: one test
+ * covers them all. */
 static RT_NOINLINE void observe(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
 				struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags)
 {
+	if (rt.search)
+		rt_search_event(self, ev, addr, obj, size, site);
 	if (rt.cov_on)
 		rt_cov_event(self, ev, addr, obj, size, site);
 	if (rt.trace_on)
@@ -272,6 +275,8 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 			idx = dflt;
 		if (idx != dflt)
 			record_decision(d, cand[idx].tid);
+		if (RT_UNLIKELY(rt.search != NULL))
+			rt_search_pick(cand, n, idx, dflt, current);
 	}
 	struct rt_thread *next = &rt.threads[cand[idx].tid];
 	next->timed_out = cand[idx].timeout;
@@ -328,6 +333,8 @@ uint32_t rt_choose(enum strat_choice what, uint32_t n)
 		v = 0;
 	if (v != 0)
 		record_decision(d, (uint16_t)v);
+	if (RT_UNLIKELY(rt.search != NULL))
+		rt_search_choice(n, v);
 	return v;
 }
 
@@ -338,6 +345,11 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 		return; /* the report is being written: nothing happens any more */
 	if (!only_self(self)) {
 		self->site = site; /* where it stands while others run */
+		self->pend_ev = (uint8_t)ev;
+		self->pend_addr = addr;
+		self->pend_obj = obj;
+		self->pend_size = size;
+		self->pend_site = site;
 		decide(self);
 	}
 	record(self, ev, addr, obj, size, site);
@@ -353,9 +365,13 @@ int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
 	rt_changed();
 	if (RT_UNLIKELY(rt.trace_on) && ev != EV_COUNT && !rt_can_complete(self))
 		rt_trace_block(self, ev, o, site);
-	if (ev == EV_COUNT) /* the caller recorded the event already */
+	if (ev == EV_COUNT) { /* the caller recorded the event already */
+		self->pend_ev = EV_COUNT;
+		self->pend_site = site;
 		decide(self);
-	else
+		if (RT_UNLIKELY(rt.search != NULL))
+			rt_search_resume(self);
+	} else
 		rt_point(self, ev, o ? o->addr : 0, o, 0, site);
 	/* Picked: either the operation can complete, or the wait timed out. */
 	int r = self->timed_out ? ETIMEDOUT : 0;
@@ -416,6 +432,7 @@ struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o)
 
 void rt_held_add(struct rt_thread *t, struct rt_obj *o, bool write)
 {
+	rt_search_touch_if(t, o, o->type == O_RWLOCK && !write ? SX_ACQ_SHARED : SX_ACQ);
 	struct rt_held *h = rt_held_find(t, o);
 	if (h) {
 		h->count++;
@@ -428,6 +445,7 @@ void rt_held_add(struct rt_thread *t, struct rt_obj *o, bool write)
 
 int rt_held_drop(struct rt_thread *t, struct rt_obj *o)
 {
+	rt_search_touch_if(t, o, SX_REL);
 	struct rt_held *h = rt_held_find(t, o);
 	if (!h)
 		return 0;
@@ -535,7 +553,9 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_vars_begin();
 	rt_cov_begin();
 	rt_trace_begin();
-	rt.observed = rt.cov_on || rt.trace_on;
+	if (rt.search)
+		rt_search_begin();
+	rt.observed = rt.cov_on || rt.trace_on || rt.search;
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = sched_getcpu();

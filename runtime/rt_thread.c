@@ -120,6 +120,8 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 		return r;
 	t->state = T_LIVE;
 	rt.nthreads++;
+	if (rt.search)
+		rt_search_thread_created(t);
 	*th = t->real;
 	rt_changed();
 	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->tid, rt.step);
