@@ -203,8 +203,6 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 		fprintf(stderr, "schedfuzz: out of memory\n");
 		return RT_EXIT_SETUP;
 	}
-	if (spec.mode == SX_ICB)
-		sx_set_queue_limit(s, runs);
 	if (guided && corpus && learn_corpus(&x, s, corpus) != 0)
 		return RT_EXIT_SETUP;
 
@@ -298,6 +296,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 		}
 		free(genome);
 	}
+	sx_more(s); /* closes what the last execution finished */
 	sx_status(s, &st);
 	if (!failures && st.bound_done > bounds_said)
 		say_bounds(bounds_said + 1, st.bound_done);

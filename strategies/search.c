@@ -209,29 +209,16 @@ static bool path_decisions(struct sx_search *s, uint32_t n)
 	return true;
 }
 
-/* The deepest node above the fixed prefix with an option left: take it. */
-static bool backtrack(struct sx_search *s)
+/* The options still to take at node n. */
+static struct sx_set left_at(const struct sx_node *n)
 {
-	while (s->depth > s->fixed) {
-		struct sx_node *n = &s->node[s->depth - 1];
-		struct sx_set left = sx_set_minus(sx_set_and(n->todo, n->options),
-						  sx_set_or(n->done, n->sleep));
-		if (!sx_set_empty(&left)) {
-			n->sel = (uint16_t)sx_set_first(left);
-			sx_set_add(&n->done, n->sel);
-			return path_decisions(s, s->depth);
-		}
-		s->depth--;
-	}
-	return false;
+	return sx_set_minus(sx_set_and(n->todo, n->options), sx_set_or(n->done, n->sleep));
 }
 
 /* ICB: the next schedule from the current bound's work list. */
 static bool take_queued(struct sx_search *s)
 {
 	struct sx_queue *q = &s->now;
-	if (q->head == q->nitems)
-		return false;
 	uint64_t a = q->start[q->head], b = q->start[q->head + 1];
 	q->head++;
 	uint64_t cap = s->cap_out;
@@ -246,43 +233,74 @@ static bool take_queued(struct sx_search *s)
 	return true;
 }
 
-bool sx_next(struct sx_search *s, const struct sf_decision **out, uint32_t *n)
+/* Drop the exhausted end of the path and close the bounds that are done,
+ * until there is something to run; false when nothing is left. Taking
+ * nothing, it may run at any time (sx_more). */
+static bool advance(struct sx_search *s)
 {
-	*out = NULL;
-	*n = 0;
-	if (s->finished)
-		return false;
-	if (!s->started) {
-		s->started = true;
-		s->nout = 0;
-		s->fixed = 0;
-		return true;
-	}
-	for (;;) {
-		if (backtrack(s) || (s->spec.mode == SX_ICB && take_queued(s))) {
-			*out = s->out;
-			*n = s->nout;
-			return true;
+	while (!s->finished) {
+		while (s->depth > s->fixed) {
+			struct sx_set left = left_at(&s->node[s->depth - 1]);
+			if (!sx_set_empty(&left))
+				return true;
+			s->depth--;
 		}
-		if (s->spec.mode != SX_ICB)
+		if (s->spec.mode != SX_ICB) {
+			s->finished = true;
 			break;
+		}
+		if (s->now.head < s->now.nitems)
+			return true;
 		/* Bound `round` is explored: every schedule with that many
 		 * preemptions has run, unless its work list was cut short. */
 		if (s->round < s->cut_round)
 			s->bound_done = s->round;
 		if (s->next.nitems == 0) {
 			s->exhausted = s->round < s->cut_round;
-			break;
+			s->finished = true;
+		} else if (s->spec.bound >= 0 && s->round >= s->spec.bound) {
+			s->finished = true;
+		} else {
+			sx_queue_free(&s->now);
+			s->now = s->next;
+			memset(&s->next, 0, sizeof s->next);
+			s->round++;
 		}
-		if (s->spec.bound >= 0 && s->round >= s->spec.bound)
-			break;
-		sx_queue_free(&s->now);
-		s->now = s->next;
-		memset(&s->next, 0, sizeof s->next);
-		s->round++;
 	}
-	s->finished = true;
 	return false;
+}
+
+bool sx_more(struct sx_search *s)
+{
+	return !s->started || advance(s);
+}
+
+bool sx_next(struct sx_search *s, const struct sf_decision **out, uint32_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!s->started) {
+		s->started = true;
+		s->nout = 0;
+		s->fixed = 0;
+		return true;
+	}
+	if (!advance(s))
+		return false;
+	bool ok;
+	if (s->depth > s->fixed) {
+		struct sx_node *top = &s->node[s->depth - 1];
+		top->sel = (uint16_t)sx_set_first(left_at(top));
+		sx_set_add(&top->done, top->sel);
+		ok = path_decisions(s, s->depth);
+	} else {
+		ok = take_queued(s);
+	}
+	if (!ok)
+		return false;
+	*out = s->out;
+	*n = s->nout;
+	return true;
 }
 
 /* The options of log decision d, as a set. */

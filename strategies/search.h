@@ -51,6 +51,9 @@ void sx_destroy(struct sx_search *s);
  * search has nothing left to run. */
 bool sx_next(struct sx_search *s, const struct sf_decision **out, uint32_t *n);
 
+/* Is there a schedule left to run? Takes none. */
+bool sx_more(struct sx_search *s);
+
 enum sx_fed {
 	SX_FED_OK,
 	SX_FED_DIVERGED, /* the program did not repeat the schedule's prefix */
