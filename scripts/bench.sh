@@ -22,7 +22,10 @@
 # 10 campaigns per cell); and coverage growing over a campaign's corpus
 # (scripts/bench/coverage_growth.sh); and afl-fuzz over every zoo program
 # for up to 5 minutes each (1 with --quick), every saved crash replayed
-# (scripts/bench/afl_zoo.sh: afl_zoo_found, afl_zoo_replayed); last the
+# (scripts/bench/afl_zoo.sh: afl_zoo_found, afl_zoo_replayed); the
+# systematic strategies over the zoo, DPOR, DPOR+HaPSet and ICB c=2 side by
+# side (scripts/bench/search.sh: executions to the first bug and in total,
+# search_found_*, search_complete_*, search_total_*); last the
 # zoo benchmark (scripts/bench/zoo.sh): native stress, every strategy under
 # schedfuzz run, afl-fuzz and libFuzzer with and without coverage, N
 # trials each, into a results folder (CSV, report.md, PNG plots):
@@ -78,6 +81,8 @@ if [ $quick -eq 1 ]; then ablation_execs=500 growth_execs=2000; else ablation_ex
 "$top/scripts/bench/coverage_growth.sh" "$growth_execs"
 if [ $quick -eq 1 ]; then afl_seconds=60; else afl_seconds=300; fi
 "$top/scripts/bench/afl_zoo.sh" "$afl_seconds"
+if [ $quick -eq 1 ]; then search_budget=1000; else search_budget=5000; fi
+"$top/scripts/bench/search.sh" "$search_budget"
 if [ $quick -eq 1 ]; then
 	"$top/scripts/bench/zoo.sh" --trials 1 --budget 2000 --strategy "portfolio random" \
 		--native-runs 200 --family-budget 1000
