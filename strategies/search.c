@@ -431,15 +431,15 @@ enum sx_fed sx_feed(struct sx_search *s, const struct sx_log *log, bool good)
 		seed_todo(s, i);
 	}
 	s->depth = log->ndec;
-	/* The races of this execution are weighed against what earlier ones
-	 * taught; then it teaches, if it was good. */
-	if (s->spec.mode == SX_DPOR || s->spec.mode == SX_DPOR_HAPSET)
-		sx_dpor_analyse(s, log);
+	/* A good execution teaches first, then its races are weighed: a
+	 * reversal it already showed the order of is no new scenario. */
 	if (s->spec.mode == SX_DPOR_HAPSET && good) {
 		const uint64_t *h = sx_log_hap(log);
 		for (uint32_t i = 0; i < log->nhap; i++)
 			sx_hashset_add(&s->pairs, h[i]);
 	}
+	if (s->spec.mode == SX_DPOR || s->spec.mode == SX_DPOR_HAPSET)
+		sx_dpor_analyse(s, log);
 	return r;
 }
 

@@ -72,6 +72,18 @@ busy)
 	"$SCHEDFUZZ" replay "$crash" -- "$buggy" >"$WORK/replay" 2>&1
 	grep -q "assertion failure: 'y == 1'" "$WORK/replay" || fail "schedfuzz replay: no assertion"
 	echo "ok: planted bug found by dpor+hapset at schedule $(field "$WORK/bug" first_failure), replayed"
+	# HaPSets through a corpus: the first search fills it, the second
+	# learns from it and has less left to explore, and still finds the bug.
+	run "$WORK/c1" dpor+hapset 20000 "$buggy" --keep-going --corpus "$WORK/corpus" >/dev/null
+	saved=$(ls "$WORK/corpus" | wc -l)
+	[ "$saved" -gt 0 ] || fail "the guided search added nothing to the corpus"
+	rc=$(run "$WORK/c2" dpor+hapset 20000 "$buggy" --keep-going --corpus "$WORK/corpus")
+	[ "$rc" = 1 ] || fail "the bug was missed after learning from the corpus (exit $rc)"
+	grep -q "learned [1-9][0-9]* HaPSet pairs from $saved inputs" "$WORK/c2.err" ||
+		fail "no pairs learned from the corpus: $(cat "$WORK/c2.err")"
+	[ "$(field "$WORK/c2" schedules)" -le "$(field "$WORK/c1" schedules)" ] ||
+		fail "learning from the corpus explored more"
+	echo "ok: corpus of $saved schedules taught the next search: $(field "$WORK/c1" schedules) -> $(field "$WORK/c2" schedules) schedules"
 	;;
 bounds)
 	prog=$2
