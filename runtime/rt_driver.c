@@ -235,6 +235,10 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 {
 	struct rt_child c = { 0 };
 	rt_memset(shared, 0, sizeof *shared);
+	if (quiet_fd >= 0) { /* only this child's output is kept */
+		ftruncate(quiet_fd, 0);
+		lseek(quiet_fd, 0, SEEK_SET);
+	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -309,6 +313,31 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 				"(time, randomness, uncontrolled threads)\n");
 }
 
+void rt_show_child_output(int quiet_fd)
+{
+	char buf[4096];
+	ssize_t n = quiet_fd >= 0 ? pread(quiet_fd, buf, sizeof buf, 0) : 0;
+	if (n > 0)
+		(void)!write(2, buf, (size_t)n);
+}
+
+int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs, const char *out,
+		    const uint8_t *input, size_t size, int argc, char **argv, char **envp,
+		    struct rt_result *shared, unsigned timeout)
+{
+	struct rt_result first = *shared;
+	char path[4096];
+	fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", index, runs,
+		rt_describe_child(c, &first));
+	if (rt_save_input(out, "crash", input, size, path, sizeof path) != 0)
+		return -1;
+	fprintf(stderr, "schedfuzz: input saved to %s\n", path);
+	rt_replay_check(input, size, path, &first, argc, argv, envp, shared, timeout);
+	printf("%s\n", path);
+	fflush(stdout);
+	return 0;
+}
+
 static int explore(uint64_t runs, int argc, char **argv, char **envp)
 {
 	uint64_t seed0 = rt_env_u64("SCHEDFUZZ_SEED", 0);
@@ -342,17 +371,10 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			sf_plan_format(&plan, text, sizeof text);
 			fprintf(stderr, "schedfuzz: schedule %" PRIu64 ": %s\n", i + 1, text);
 		}
-		if (quiet >= 0) {
-			ftruncate(quiet, 0);
-			lseek(quiet, 0, SEEK_SET);
-		}
 		struct rt_child c = rt_run_child(genome, sizeof genome, argc, argv, envp, shared, quiet,
 					   timeout);
 		if (c.setup_error) {
-			char buf[4096];
-			ssize_t n = quiet >= 0 ? pread(quiet, buf, sizeof buf, 0) : 0;
-			if (n > 0)
-				(void)!write(2, buf, (size_t)n);
+			rt_show_child_output(quiet);
 			return RT_EXIT_SETUP;
 		}
 		sf_estimates_merge(&est, &shared->seen);
@@ -367,15 +389,9 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		if (keep_going && saved_kind[kind])
 			continue; /* one saved input per kind of failure */
 		saved_kind[kind] = true;
-		char path[4096];
-		fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", i + 1,
-			runs, rt_describe_child(&c, &first));
-		if (rt_save_input(out, "crash", genome, sizeof genome, path, sizeof path) != 0)
+		if (rt_keep_failure(&c, i + 1, runs, out, genome, sizeof genome, argc, argv, envp, shared,
+				    timeout) != 0)
 			return RT_EXIT_SETUP;
-		fprintf(stderr, "schedfuzz: input saved to %s\n", path);
-		rt_replay_check(genome, sizeof genome, path, &first, argc, argv, envp, shared, timeout);
-		printf("%s\n", path);
-		fflush(stdout);
 		if (!keep_going)
 			return 1;
 	}

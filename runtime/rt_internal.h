@@ -611,6 +611,13 @@ RT_HIDDEN const char *rt_describe_child(const struct rt_child *c, const struct r
 /* Write an input into dir as <prefix>-<hash>; its path into path. */
 RT_HIDDEN int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size,
 			    char *path, size_t cap);
+/* What a child that could not run printed (kept in quiet_fd). */
+RT_HIDDEN void rt_show_child_output(int quiet_fd);
+/* The child just run failed: say which schedule (index of runs) and how,
+ * save its input in out, replay it and print its path. -1 if unsaved. */
+RT_HIDDEN int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs,
+			      const char *out, const uint8_t *input, size_t size, int argc,
+			      char **argv, char **envp, struct rt_result *shared, unsigned timeout);
 /* Replay it in a fresh child and say whether it failed the same way. */
 RT_HIDDEN void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 			       const struct rt_result *first, int argc, char **argv, char **envp,

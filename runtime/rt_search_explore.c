@@ -92,19 +92,7 @@ struct explorer {
 
 static struct rt_child run(struct explorer *x, const uint8_t *input, size_t size)
 {
-	if (x->quiet >= 0) {
-		ftruncate(x->quiet, 0);
-		lseek(x->quiet, 0, SEEK_SET);
-	}
 	return rt_run_child(input, size, x->argc, x->argv, x->envp, x->shared, x->quiet, x->timeout);
-}
-
-static void show_child_output(const struct explorer *x)
-{
-	char buf[4096];
-	ssize_t n = x->quiet >= 0 ? pread(x->quiet, buf, sizeof buf, 0) : 0;
-	if (n > 0)
-		(void)!write(2, buf, (size_t)n);
 }
 
 /* Learn the HaPSet pairs of every good run of the inputs in dir. */
@@ -129,7 +117,7 @@ static int learn_corpus(struct explorer *x, struct sx_search *s, const char *dir
 		struct rt_child c = run(x, input, size);
 		free(input);
 		if (c.setup_error) {
-			show_child_output(x);
+			rt_show_child_output(x->quiet);
 			closedir(d);
 			return -1;
 		}
@@ -138,9 +126,10 @@ static int learn_corpus(struct explorer *x, struct sx_search *s, const char *dir
 		inputs++;
 	}
 	closedir(d);
-	uint32_t n;
-	sx_pairs(s, &n);
-	fprintf(stderr, "schedfuzz: learned %u HaPSet pairs from %u inputs of %s\n", n, inputs, dir);
+	struct sx_status st;
+	sx_status(s, &st);
+	fprintf(stderr, "schedfuzz: learned %" PRIu64 " HaPSet pairs from %u inputs of %s\n",
+		st.pairs, inputs, dir);
 	return 0;
 }
 
@@ -235,14 +224,12 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 		struct rt_child c = run(&x, genome, size);
 		ran++;
 		if (c.setup_error) {
-			show_child_output(&x);
+			rt_show_child_output(x.quiet);
 			free(genome);
 			status = RT_EXIT_SETUP;
 			break;
 		}
-		uint32_t pairs_before = 0, pairs_after = 0;
-		if (corpus)
-			sx_pairs(s, &pairs_before);
+		uint64_t pairs_before = st.pairs;
 		enum sx_fed fed = sx_feed(s, x.log, !c.failed);
 		sx_status(s, &st);
 		if (fed == SX_FED_OVERFLOW) {
@@ -258,7 +245,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 					"before: the program depends on something outside the schedule "
 					"(time, randomness, uncontrolled threads); the search is not complete\n");
 		}
-		if (corpus && !c.failed && (sx_pairs(s, &pairs_after), pairs_after > pairs_before)) {
+		if (corpus && !c.failed && st.pairs > pairs_before) {
 			char path[4096];
 			mkdir(corpus, 0777);
 			rt_save_input(corpus, "search", genome, size, path, sizeof path);
@@ -271,23 +258,15 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 			failures++;
 			if (!first_failure)
 				first_failure = st.schedules;
-			struct rt_result first = *x.shared;
-			uint32_t kind = first.fail < F_COUNT ? first.fail : F_COUNT;
+			uint32_t kind = x.shared->fail < F_COUNT ? x.shared->fail : F_COUNT;
 			if (!keep_going || !saved_kind[kind]) {
 				saved_kind[kind] = true;
-				char path[4096];
-				fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n",
-					st.schedules, runs, rt_describe_child(&c, &first));
-				if (rt_save_input(out, "crash", genome, size, path, sizeof path) != 0) {
+				if (rt_keep_failure(&c, st.schedules, runs, out, genome, size, argc, argv,
+						    envp, x.shared, x.timeout) != 0) {
 					free(genome);
 					status = RT_EXIT_SETUP;
 					break;
 				}
-				fprintf(stderr, "schedfuzz: input saved to %s\n", path);
-				rt_replay_check(genome, size, path, &first, argc, argv, envp, x.shared,
-						x.timeout);
-				printf("%s\n", path);
-				fflush(stdout);
 			}
 			if (!keep_going) {
 				free(genome);

@@ -145,8 +145,8 @@ struct run {
 	uint32_t nthr;   /* thread ids below this */
 	int32_t *vc;     /* m rows of nthr: per thread, its latest transition that happens before */
 	int32_t *none;   /* a row of -1 */
-	int32_t *prev;   /* the same thread's previous transition, -1 */
 	uint32_t *next;  /* the same thread's next transition, SX_NONE */
+	uint32_t *upcoming; /* per thread: its first transition not yet passed (next_step) */
 	uint32_t cut;    /* where a sleeping thread ran: the analysis ends there */
 	uint32_t *dec_of; /* the pick decision before each transition, SX_NONE */
 	uint32_t **enabled; /* per thread: states where it was enabled, ascending */
@@ -233,47 +233,36 @@ static int32_t *row(struct run *r, uint32_t k)
 	return r->vc + (size_t)k * r->nthr;
 }
 
-/* The clock of thread tid just before transition k (or at the end, k = m):
- * its previous transition's, or its creator's for a first one. */
-static const int32_t *clock_before(struct run *r, uint32_t tid, int32_t prev, uint32_t creator)
+/* A thread's clock before its transition: its previous transition's, or
+ * its creator's for a first one. */
+static const int32_t *clock_before(struct run *r, int32_t prev, uint32_t creator)
 {
 	if (prev >= 0)
 		return row(r, (uint32_t)prev);
 	if (creator != SX_NONE && creator < r->m)
 		return row(r, creator);
-	(void)tid;
 	return r->none;
-}
-
-/* Is there a state in (lo, hi] where tid was enabled? */
-static bool enabled_within(const struct run *r, uint32_t tid, uint32_t lo, uint32_t hi)
-{
-	const uint32_t *e = r->enabled[tid];
-	uint32_t a = 0, b = r->nenabled[tid];
-	while (a < b) { /* first state > lo */
-		uint32_t mid = (a + b) / 2;
-		if (e[mid] <= lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a < r->nenabled[tid] && e[a] <= hi;
 }
 
 /* The first state after `after` where tid was enabled, or UINT32_MAX. */
 static uint32_t first_enabled_after(const struct run *r, uint32_t tid, int64_t after)
 {
 	const uint32_t *e = r->enabled[tid];
-	for (uint32_t a = 0, b = r->nenabled[tid]; a < b;) {
+	uint32_t a = 0, b = r->nenabled[tid];
+	while (a < b) {
 		uint32_t mid = (a + b) / 2;
 		if ((int64_t)e[mid] <= after)
 			a = mid + 1;
 		else
 			b = mid;
-		if (a == b)
-			return a < r->nenabled[tid] ? e[a] : UINT32_MAX;
 	}
-	return UINT32_MAX;
+	return a < r->nenabled[tid] ? e[a] : UINT32_MAX;
+}
+
+/* Is there a state in (lo, hi] where tid was enabled? */
+static bool enabled_within(const struct run *r, uint32_t tid, uint32_t lo, uint32_t hi)
+{
+	return first_enabled_after(r, tid, lo) <= hi;
 }
 
 /* ---- FG's backtrack sets --------------------------------------------------------- */
@@ -419,34 +408,33 @@ static bool setup(struct run *r)
 	size_t rows = (size_t)(r->m + 1) * r->nthr;
 	r->vc = malloc(rows * sizeof *r->vc);
 	r->none = malloc(r->nthr * sizeof *r->none);
-	r->prev = malloc((r->m + 1) * sizeof *r->prev);
 	r->next = malloc((r->m + 1) * sizeof *r->next);
+	r->upcoming = malloc(r->nthr * sizeof *r->upcoming);
 	r->dec_of = malloc((r->m + 1) * sizeof *r->dec_of);
 	r->enabled = calloc(r->nthr, sizeof *r->enabled);
 	r->nenabled = calloc(r->nthr, sizeof *r->nenabled);
 	uint32_t *cap_en = calloc(r->nthr, sizeof *cap_en);
-	if (!r->vc || !r->none || !r->prev || !r->next || !r->dec_of || !r->enabled || !r->nenabled || !cap_en) {
+	if (!r->vc || !r->none || !r->next || !r->upcoming || !r->dec_of || !r->enabled ||
+	    !r->nenabled || !cap_en) {
 		free(cap_en);
 		return false;
 	}
-	for (uint32_t t = 0; t < r->nthr; t++)
+	for (uint32_t t = 0; t < r->nthr; t++) {
 		r->none[t] = -1;
+		r->upcoming[t] = SX_NONE;
+	}
 	for (uint32_t k = 0; k <= r->m; k++)
 		r->dec_of[k] = SX_NONE;
 	for (uint32_t d = 0; d < log->ndec; d++)
 		if (dec[d].pick && dec[d].trans < r->m && r->dec_of[dec[d].trans] == SX_NONE)
 			r->dec_of[dec[d].trans] = d;
-	int32_t *last = r->none; /* reused: every entry is -1 here */
-	for (uint32_t k = 0; k < r->m; k++) {
-		r->next[k] = SX_NONE;
+	/* Each thread's transitions as a chain: its first in upcoming[], the
+	 * rest through next[], walked backwards so each link is known. */
+	for (uint32_t k = r->m; k-- > 0;) {
 		uint32_t t = r->tr[k].tid;
-		r->prev[k] = last[t];
-		if (last[t] >= 0)
-			r->next[last[t]] = k;
-		last[t] = (int32_t)k;
+		r->next[k] = r->upcoming[t];
+		r->upcoming[t] = k;
 	}
-	for (uint32_t t = 0; t < r->nthr; t++)
-		r->none[t] = -1;
 	/* Who was enabled where: a decision's candidates, else the thread that ran. */
 	for (uint32_t k = 0; k < r->m; k++) {
 		uint32_t d = r->dec_of[k];
@@ -467,8 +455,8 @@ static void teardown(struct run *r)
 {
 	free(r->vc);
 	free(r->none);
-	free(r->prev);
 	free(r->next);
+	free(r->upcoming);
 	free(r->dec_of);
 	for (uint32_t t = 0; r->enabled && t < r->nthr; t++)
 		free(r->enabled[t]);
@@ -480,18 +468,22 @@ static void teardown(struct run *r)
 	free(r->found);
 }
 
-/* Thread t's next step after state i: the one the log shows it taking,
- * else the operation it was pending on in decision d; false if unknown. */
-static bool next_step(const struct run *r, uint32_t t, uint32_t i, uint32_t d,
+/* Thread t's next step from state i on: the one the log shows it taking,
+ * else the operation it was pending on in decision d; false if unknown.
+ * Asked with i never decreasing, so each thread's chain is walked once. */
+static bool next_step(struct run *r, uint32_t t, uint32_t i, uint32_t d,
 		      const struct sx_item **items, uint32_t *n, const struct sx_stmt **stmt)
 {
-	for (uint32_t k = i; k < r->m; k++) /* i is t's state: the next is >= i */
-		if (r->tr[k].tid == t) {
-			*items = r->tr[k].item;
-			*n = r->tr[k].nitems;
-			*stmt = &r->tr[k].stmt;
-			return true;
-		}
+	uint32_t k = r->upcoming[t];
+	while (k != SX_NONE && k < i)
+		k = r->next[k];
+	r->upcoming[t] = k;
+	if (k != SX_NONE) {
+		*items = r->tr[k].item;
+		*n = r->tr[k].nitems;
+		*stmt = &r->tr[k].stmt;
+		return true;
+	}
 	if (d == SX_NONE)
 		return false;
 	const struct sx_decision *dec = &sx_log_dec(r->log)[d];
@@ -576,10 +568,9 @@ static void end_races(struct run *r, const int32_t *last)
 		const struct sx_item *items;
 		const struct sx_stmt *stmt;
 		uint32_t n;
-		uint32_t from = r->cut < r->m ? r->cut : r->m;
-		if (!next_step(r, t, from, d, &items, &n, &stmt))
+		if (!next_step(r, t, r->cut, d, &items, &n, &stmt))
 			continue;
-		const int32_t *C = clock_before(r, t, last[t], SX_NONE);
+		const int32_t *C = clock_before(r, last[t], SX_NONE);
 		races_of(r, t, last[t], hi, C, items, n, stmt);
 	}
 }
@@ -604,7 +595,7 @@ void sx_dpor_analyse(struct sx_search *s, const struct sx_log *log)
 		const struct sx_trans *t = &r.tr[k];
 		uint32_t p = t->tid;
 		int32_t *v = row(&r, k);
-		memcpy(v, clock_before(&r, p, last[p], t->creator), r.nthr * sizeof *v);
+		memcpy(v, clock_before(&r, last[p], t->creator), r.nthr * sizeof *v);
 
 		races_of(&r, p, last[p], k, v, t->item, t->nitems, &t->stmt);
 		for (uint32_t i = 0; i < t->nitems; i++) {

@@ -140,7 +140,7 @@ static bool grow(void **p, uint64_t *cap, uint64_t need, size_t elem)
 	return true;
 }
 
-bool sx_queue_push(struct sx_queue *q, const struct sf_decision *d, uint32_t n)
+static bool queue_push(struct sx_queue *q, const struct sf_decision *d, uint32_t n)
 {
 	if (!grow((void **)&q->dec, &q->cap_dec, q->ndec + n, sizeof *q->dec) ||
 	    !grow((void **)&q->start, &q->cap_items, q->nitems + 2, sizeof *q->start))
@@ -183,7 +183,6 @@ void sx_destroy(struct sx_search *s)
 	sx_queue_free(&s->next);
 	free(s->pairs.slot);
 	free(s->out);
-	free(s->pair_list);
 	free(s);
 }
 
@@ -349,7 +348,7 @@ static void queue_preemptions(struct sx_search *s, uint32_t i)
 		}
 		uint16_t was = n->sel;
 		n->sel = (uint16_t)t;
-		bool ok = path_decisions(s, i + 1) && sx_queue_push(&s->next, s->out, s->nout);
+		bool ok = path_decisions(s, i + 1) && queue_push(&s->next, s->out, s->nout);
 		n->sel = was;
 		if (!ok)
 			cut(s);
@@ -449,22 +448,6 @@ void sx_learn(struct sx_search *s, const uint64_t *pairs, uint32_t n)
 		sx_hashset_add(&s->pairs, pairs[i]);
 }
 
-const uint64_t *sx_pairs(const struct sx_search *s, uint32_t *n)
-{
-	struct sx_search *w = (struct sx_search *)s;
-	free(w->pair_list);
-	w->pair_list = malloc((s->pairs.count + 1) * sizeof *w->pair_list);
-	*n = 0;
-	if (!w->pair_list)
-		return NULL;
-	for (uint64_t i = 0; i < s->pairs.cap; i++)
-		if (s->pairs.slot[i])
-			w->pair_list[(*n)++] = s->pairs.slot[i];
-	if (s->pairs.has_zero)
-		w->pair_list[(*n)++] = 0;
-	return w->pair_list;
-}
-
 void sx_status(const struct sx_search *s, struct sx_status *out)
 {
 	*out = (struct sx_status){
@@ -474,13 +457,11 @@ void sx_status(const struct sx_search *s, struct sx_status *out)
 		.exhausted = s->exhausted,
 		.diverged = s->diverged,
 		.truncated = s->cut_round != INT_MAX,
+		.pairs = s->pairs.count + s->pairs.has_zero,
 	};
 	bool explored = s->finished && !s->diverged;
-	if (s->spec.mode == SX_ICB)
-		out->complete = explored && (s->exhausted || s->bound_done >= s->spec.bound) &&
-				(s->spec.bound >= 0 || s->exhausted);
-	else
-		out->complete = explored;
+	bool bounded = s->spec.bound >= 0 && s->bound_done >= s->spec.bound;
+	out->complete = explored && (s->spec.mode != SX_ICB || s->exhausted || bounded);
 }
 
 uint64_t sx_pair_hash(const struct sx_stmt *remote, const struct sx_stmt *local)

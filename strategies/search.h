@@ -65,8 +65,6 @@ enum sx_fed sx_feed(struct sx_search *s, const struct sx_log *log, bool good);
 
 /* HaPSet pairs learned elsewhere: a fuzzing corpus's coverage. */
 void sx_learn(struct sx_search *s, const uint64_t *pairs, uint32_t n);
-/* HaPSet pairs learned so far, to pass to a corpus; *n of them. */
-const uint64_t *sx_pairs(const struct sx_search *s, uint32_t *n);
 
 struct sx_status {
 	uint64_t schedules; /* executions fed so far */
@@ -77,6 +75,7 @@ struct sx_status {
 	bool exhausted;     /* ICB: no schedule needs more preemptions than bound_done */
 	bool diverged;      /* some execution did not repeat its prefix */
 	bool truncated;     /* ICB: the next bound's work list was cut short */
+	uint64_t pairs;     /* HaPSet pairs learned so far */
 };
 void sx_status(const struct sx_search *s, struct sx_status *out);
 

@@ -92,8 +92,6 @@ struct sx_search {
 	/* sx_next's answer. */
 	struct sf_decision *out;
 	uint32_t nout, cap_out;
-	/* sx_pairs's answer. */
-	uint64_t *pair_list;
 };
 
 /* DPOR: add the backtrack points the races of this execution call for. */
@@ -102,7 +100,6 @@ void sx_dpor_analyse(struct sx_search *s, const struct sx_log *log);
 /* HaPSet's identity of the pair "remote came right before local". */
 uint64_t sx_pair_hash(const struct sx_stmt *remote, const struct sx_stmt *local);
 
-bool sx_queue_push(struct sx_queue *q, const struct sf_decision *d, uint32_t n);
 void sx_queue_free(struct sx_queue *q);
 
 #endif

@@ -54,6 +54,16 @@ static bool get_queue(FILE *f, struct sx_queue *q)
 	       get(f, q->start, (q->nitems ? q->nitems + 1 : 0) * sizeof *q->start);
 }
 
+/* The learned pairs, one after another: the set's slots, 0 last if held. */
+static bool put_pairs(FILE *f, const struct sx_hashset *h)
+{
+	for (uint64_t i = 0; i < h->cap; i++)
+		if (h->slot[i] && !put(f, &h->slot[i], sizeof h->slot[i]))
+			return false;
+	uint64_t zero = 0;
+	return !h->has_zero || put(f, &zero, sizeof zero);
+}
+
 bool sx_save(const struct sx_search *s, const char *path, char *err, size_t cap)
 {
 	char tmp[PATH_MAX];
@@ -65,8 +75,6 @@ bool sx_save(const struct sx_search *s, const char *path, char *err, size_t cap)
 	}
 	char spec[64];
 	sx_spec_format(&s->spec, spec, sizeof spec);
-	uint32_t npairs;
-	const uint64_t *pairs = sx_pairs(s, &npairs);
 	struct counters c = {
 		.node_size = sizeof(struct sx_node),
 		.depth = s->depth,
@@ -81,11 +89,11 @@ bool sx_save(const struct sx_search *s, const char *path, char *err, size_t cap)
 		.schedules = s->schedules,
 		.redundant = s->redundant,
 		.queue_limit = s->queue_limit,
-		.npairs = pairs ? npairs : 0,
+		.npairs = s->pairs.count + s->pairs.has_zero,
 	};
 	bool ok = fprintf(f, "%s%s\n", MAGIC, spec) > 0 && put(f, &c, sizeof c) &&
 		  put(f, s->node, s->depth * sizeof *s->node) && put_queue(f, &s->now) &&
-		  put_queue(f, &s->next) && put(f, pairs, c.npairs * sizeof *pairs);
+		  put_queue(f, &s->next) && put_pairs(f, &s->pairs);
 	if (fclose(f) != 0)
 		ok = false;
 	if (ok && rename(tmp, path) != 0)
