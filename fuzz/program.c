@@ -97,8 +97,15 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 				dup2(null, 2);
 			}
 		}
-		if (timeout)
-			alarm(timeout); /* survives exec: SIGALRM ends a stuck run */
+		if (timeout) {
+			/* The program's watchdog reports a hang at the timeout,
+			 * with its interleaving; the alarm (which survives exec)
+			 * ends a run whose watchdog could not. */
+			char sec[16];
+			snprintf(sec, sizeof sec, "%u", timeout);
+			setenv("SCHEDFUZZ_TIMEOUT", sec, 1);
+			alarm(timeout + timeout / 8 + 3);
+		}
 		execv(path, prog_argv);
 		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);

@@ -9,9 +9,10 @@
  * thread runs at a time, we perform every atomic as sequentially
  * consistent: weak-memory reorderings are out of scope.
  *
- * Spin detection for fairness: a load, or a read-modify-write that leaves
- * the value unchanged (a failed CAS, a test-and-set on a held flag), of the
- * address the thread last polled counts as one more spin. */
+ * Progress, for fairness (rt_sched.c): an atomic load is a read, fresh or
+ * repeated; a read-modify-write is progress only when it changed the value
+ * (a failed CAS or a test-and-set on a held flag is what a spin lock's
+ * retry loop does). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,16 +149,8 @@ atomic_point(const volatile void *p, uint32_t size, enum rt_ev ev, const void *p
 
 static inline void atomic_after(struct rt_thread *t, const volatile void *p, bool changed)
 {
-	if (!t)
-		return;
-	if (changed) {
-		t->spin = 0;
-	} else if ((uintptr_t)p == t->spin_addr) {
-		t->spin++;
-	} else {
-		t->spin_addr = (uintptr_t)p;
-		t->spin = 0;
-	}
+	if (t && changed)
+		rt_progress(t);
 }
 
 #define SC __ATOMIC_SEQ_CST
@@ -179,7 +172,8 @@ static inline void atomic_after(struct rt_thread *t, const volatile void *p, boo
 	{                                                                                    \
 		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_LOAD, RT_CALLER());   \
 		T v = __atomic_load_n(a, SC);                                                \
-		atomic_after(t, a, false);                                                   \
+		if (t)                                                                       \
+			rt_read_seen(t, (uintptr_t)a);                                       \
 		return v;                                                                    \
 	}                                                                                    \
 	HOOK void __tsan_atomic##N##_store(volatile T *a, T v, int mo)                       \

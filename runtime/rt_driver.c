@@ -11,13 +11,19 @@
  *   SCHEDFUZZ_SEED=S       the explorer's starting seed, or the one seed a
  *                          plain run uses (default 0)
  *   SCHEDFUZZ_OUT=DIR      where failing inputs go (default .)
- *   SCHEDFUZZ_TIMEOUT=SEC  wall-clock limit per explored schedule (default 30)
+ *   SCHEDFUZZ_TIMEOUT=SEC  wall-clock limit of one execution (default 30, 0 for
+ *                          none; under libFuzzer 3/4 of its -timeout instead)
  *   SCHEDFUZZ_STRATEGY=S   pin the strategy (e.g. pct:d=3) over the genome's;
  *                          the explorer then makes plans of that strategy
  *   SCHEDFUZZ_KEEP_GOING=1 the explorer runs all N schedules and prints
  *                          "failures: X/N"
  *   SCHEDFUZZ_PRINT_SCHEDULE=1  the explorer prints each schedule's plan
- *   SCHEDFUZZ_MAX_STEPS=N  scheduling points before a hang is reported
+ *   SCHEDFUZZ_MAX_STEPS=N  scheduling points in a row without progress by any
+ *                          thread, several taking turns, before a livelock
+ *                          is reported (default 1,000,000)
+ *   SCHEDFUZZ_STALL_MS=MS  a running thread that reaches no scheduling point
+ *                          this long while others could run is preempted
+ *                          asynchronously (default 10, 0 for never)
  *   SCHEDFUZZ_MEMORY=0     memory accesses are not scheduling points
  *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
@@ -128,7 +134,11 @@ void rt_init(void)
 	static struct rt_result local_result;
 	rt.result = &local_result;
 	rt.cpu = -1;
-	rt.cfg.max_steps = rt_env_u64("SCHEDFUZZ_MAX_STEPS", RT_DEFAULT_MAX_STEPS);
+	rt.cfg.livelock_steps = rt_env_u64("SCHEDFUZZ_MAX_STEPS", RT_DEFAULT_LIVELOCK_STEPS);
+	if (!rt.cfg.livelock_steps)
+		rt.cfg.livelock_steps = UINT64_MAX; /* 0: never */
+	rt.cfg.stall_ms = rt_env_u64("SCHEDFUZZ_STALL_MS", RT_DEFAULT_STALL_MS);
+	rt.cfg.timeout_ms = rt_env_u64("SCHEDFUZZ_TIMEOUT", RT_DEFAULT_TIMEOUT_S) * 1000;
 	rt.cfg.memory_points = rt_env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
 	rt.cfg.pin = rt_env_u64("SCHEDFUZZ_PIN", 1) != 0;
 	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
@@ -174,6 +184,8 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	int r = __real_main(argc, argv, envp);
 	if (r != 0)
 		rt_fail(F_EXIT, NULL, "main() returned %d", r);
+	/* The threads main() did not join may run until the process ends. */
+	rt_exit_point(rt_self, NULL);
 	rt_exec_end();
 	return r;
 }
@@ -253,7 +265,9 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 		}
 		/* Failures are expected here: no core files. */
 		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
-		alarm(timeout);
+		/* The watchdog reports at the timeout; this is for a child
+		 * whose watchdog could not. */
+		alarm(timeout ? timeout + timeout / 8 + 3 : 0);
 		rt.result = shared;
 		int r = run_one(input, size, argc, argv, envp);
 		REAL(exit)(r);
@@ -307,6 +321,10 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 		fprintf(stderr, "schedfuzz: replay reproduced the failure "
 				"(same interleaving, %" PRIu64 " steps)\n",
 			first->steps);
+	else if (first->async || shared->async)
+		fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: a "
+				"thread was preempted asynchronously, at a moment the clock chose "
+				"(see the note above)\n");
 	else
 		fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: "
 				"the program depends on something outside the schedule "
@@ -358,7 +376,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 
 	/* What executions showed so far; it shapes the next plans only. */
 	struct sf_estimates est = { 0 };
-	uint64_t failures = 0;
+	uint64_t failures = 0, async_runs = 0;
+	struct rt_result async_first = { 0 };
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
 	uint8_t genome[SF_GENOME_HEADER];
@@ -380,8 +399,12 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
+		if (shared->async && async_runs++ == 0)
+			async_first = *shared;
 		if (!c.failed)
 			continue;
+		if (shared->async)
+			rt_watchdog_note(shared, 1, 1);
 
 		failures++;
 		struct rt_result first = *shared;
@@ -395,6 +418,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		if (!keep_going)
 			return 1;
 	}
+	if (async_runs)
+		rt_watchdog_note(&async_first, async_runs, runs);
 	if (keep_going) {
 		/* What a paper's bound needs: n, and k (events or lock acquisitions). */
 		printf("failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
@@ -422,10 +447,8 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 		/* The engine's main: libFuzzer's, AFL++'s persistent loop or
 		 * the standalone one (fuzz/driver_*.c). */
 		rt.under_libfuzzer = LLVMFuzzerRunDriver != NULL; /* it reads our coverage */
-		if (rt.under_libfuzzer) {
-			rt.watched = true;
-			rt_watchdog_start();
-		}
+		if (rt.under_libfuzzer)
+			rt_watchdog_libfuzzer();
 		return __real_main(argc, argv, envp);
 	}
 	if (harness && LLVMFuzzerInitialize)

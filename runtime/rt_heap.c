@@ -32,6 +32,7 @@ void rt_heap_track(bool on)
 {
 	heap.on = on;
 	heap.n = 0;
+	rt_heap_freed_reset(); /* called as every execution starts */
 }
 
 /* Index of the first block with lo > addr. */

@@ -8,7 +8,11 @@
  * every `new` one site: the plain and array forms are defined here too, so
  * that the site is the caller's. When no block is tracked every call is a
  * plain forward. Not linked in the ASan mode, where ASan's allocator must
- * own every block (rt_heap_asan.c). */
+ * own every block (rt_heap_asan.c).
+ *
+ * Frees by controlled threads are also checked against the blocks freed
+ * before in the execution (rt_heap_freed.c): glibc's own check misses a
+ * double free by two threads until one of them has exited. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -29,9 +33,30 @@ void rt_heap_install_hooks(void)
 	/* The allocator is ours: nothing to hook. */
 }
 
+/* A controlled thread of a running execution. */
+static inline bool controlled(void)
+{
+	return RT_UNLIKELY(rt_self != NULL) && rt.active;
+}
+
+/* Every allocation returns through here: p is no longer a freed block. */
+static inline void *reused(void *p)
+{
+	if (controlled())
+		rt_heap_freed_reused(p);
+	return p;
+}
+
+/* Before old is freed (or realloc'd): -1, or the thread that freed it
+ * already. */
+static inline int freed_before(const void *old)
+{
+	return controlled() ? rt_heap_freed_by(old) : -1;
+}
+
 static void *alloc_at(size_t size, const void *site)
 {
-	void *p = __libc_malloc(size);
+	void *p = reused(__libc_malloc(size));
 	if (rt_heap_tracking())
 		rt_heap_remember(p, size, site);
 	return p;
@@ -44,14 +69,20 @@ RT_EXPORT void *malloc(size_t size)
 
 RT_EXPORT void free(void *p)
 {
-	if (p && rt_heap_tracking())
-		rt_heap_forget(p);
-	__libc_free(p);
+	int first = -1;
+	if (p && controlled()) {
+		first = rt_heap_freed_remember(p, rt_self->tid);
+		if (rt_heap_tracking())
+			rt_heap_forget(p);
+	}
+	__libc_free(p); /* glibc's checks first: they may abort with its message */
+	if (RT_UNLIKELY(first >= 0))
+		rt_heap_double_free("free", first);
 }
 
 RT_EXPORT void *calloc(size_t n, size_t size)
 {
-	void *p = __libc_calloc(n, size);
+	void *p = reused(__libc_calloc(n, size));
 	if (rt_heap_tracking())
 		rt_heap_remember(p, n * size, RT_CALLER());
 	return p;
@@ -59,7 +90,13 @@ RT_EXPORT void *calloc(size_t n, size_t size)
 
 RT_EXPORT void *realloc(void *old, size_t size)
 {
-	void *p = __libc_realloc(old, size);
+	/* glibc does not check a realloc'd block: it would corrupt the heap. */
+	int first = old ? freed_before(old) : -1;
+	if (RT_UNLIKELY(first >= 0))
+		rt_heap_double_free("realloc", first);
+	void *p = reused(__libc_realloc(old, size));
+	if (old && p != old && (p || size == 0) && controlled())
+		rt_heap_freed_remember(old, rt_self->tid);
 	if (rt_heap_tracking()) {
 		if (old && (p || size == 0)) /* a failed realloc keeps the old block */
 			rt_heap_forget(old);
@@ -70,7 +107,7 @@ RT_EXPORT void *realloc(void *old, size_t size)
 
 static void *aligned_at(size_t align, size_t size, const void *site)
 {
-	void *p = __libc_memalign(align, size);
+	void *p = reused(__libc_memalign(align, size));
 	if (rt_heap_tracking())
 		rt_heap_remember(p, size, site);
 	return p;
@@ -102,7 +139,7 @@ RT_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 
 RT_EXPORT void *valloc(size_t size)
 {
-	void *p = __libc_valloc(size);
+	void *p = reused(__libc_valloc(size));
 	if (rt_heap_tracking())
 		rt_heap_remember(p, size, RT_CALLER());
 	return p;
@@ -110,7 +147,7 @@ RT_EXPORT void *valloc(size_t size)
 
 RT_EXPORT void *pvalloc(size_t size)
 {
-	void *p = __libc_pvalloc(size);
+	void *p = reused(__libc_pvalloc(size));
 	if (rt_heap_tracking())
 		rt_heap_remember(p, size, RT_CALLER());
 	return p;

@@ -31,13 +31,17 @@
 #define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define RT_CALLER() __builtin_return_address(0)
 
-#define RT_MAX_THREADS 128  /* controlled threads per execution */
+#define RT_MAX_THREADS 128  /* controlled threads alive at once in an execution */
 _Static_assert(RT_MAX_THREADS <= STRAT_MAX_THREADS, "strategies know every thread");
 #define RT_MAX_HELD 16      /* locks one thread holds at once, for reports */
 #define RT_CTX_DEPTH 4      /* call sites kept per thread */
 #define RT_TRACE_SIZE 256   /* events kept for the report (power of two) */
-#define RT_SPIN_LIMIT 100   /* yields or spins before a thread must give way */
-#define RT_DEFAULT_MAX_STEPS 2000000
+#define RT_SPIN_LIMIT 100   /* own steps without progress before a thread must give way */
+#define RT_SLICE 20000      /* own steps in a row before a thread must give way */
+#define RT_RECENT 16        /* addresses a thread read lately (power of two) */
+#define RT_DEFAULT_LIVELOCK_STEPS 1000000
+#define RT_DEFAULT_STALL_MS 10
+#define RT_DEFAULT_TIMEOUT_S 30
 #define RT_EXIT_SETUP 3     /* exit status: the run could not start (bad setting) */
 
 /* ---- events ------------------------------------------------------------ */
@@ -70,6 +74,7 @@ enum rt_ev {
 	EV_ONCE,
 	EV_YIELD,
 	EV_SLEEP,
+	EV_PROC_EXIT, /* exit() or main's return: the process ends once it is picked */
 	EV_COUNT
 };
 extern const char *const rt_ev_names[EV_COUNT];
@@ -155,6 +160,7 @@ struct rt_held {
 struct rt_thread {
 	_Atomic uint32_t go; /* futex word: 1 while this thread may run */
 	int tid;             /* creation order; 0 started the execution */
+	int slot;            /* index in rt.threads, what strategies know it by */
 	enum rt_tstate state;
 
 	/* What the thread waits for; wait == W_NONE unless it is blocked. */
@@ -179,9 +185,21 @@ struct rt_thread {
 	struct rt_held held[RT_MAX_HELD];
 	int nheld;
 
-	/* Fairness: consecutive yields or same-address reads without progress. */
-	uint32_t spin;
-	uintptr_t spin_addr;
+	/* Fairness (rt_sched.c, "progress"): own steps since the thread last
+	 * made progress, own steps since it was last switched in, and the
+	 * addresses it read lately (a read of one of them is no progress). */
+	uint32_t idle;
+	uint32_t run;
+	bool trying;      /* inside a try-operation: progress only if it succeeds */
+	uintptr_t recent[RT_RECENT];
+	uint32_t nrecent;
+	/* Set by an asynchronous preemption (rt_watchdog.c): the thread
+	 * spins where the runtime cannot see it, so until step hold_until or
+	 * its next progress it runs only when no other thread can, and it
+	 * waits longer each time in a row. */
+	uint64_t hold_until;
+	uint32_t holds;
+	pid_t ktid;       /* the kernel's id of the real thread, for signals */
 
 	bool waited;      /* blocked since its last event (traces only) */
 	const void *site; /* last site this thread reached */
@@ -209,6 +227,7 @@ enum rt_fail_kind {
 	F_EXIT,
 	F_MISUSE,
 	F_SANITIZER, /* ASan's or UBSan's report */
+	F_STACK_OVERFLOW, /* a controlled thread ran past the end of its stack */
 	F_COUNT
 };
 extern const char *const rt_fail_names[F_COUNT];
@@ -217,16 +236,23 @@ extern const char *const rt_fail_names[F_COUNT];
  * so that the parent learns it from a child that died. */
 struct rt_result {
 	uint32_t fail;        /* enum rt_fail_kind */
-	uint32_t threads;
+	uint32_t threads;     /* created, main included */
 	uint64_t steps;
 	uint64_t fingerprint; /* of the interleaving: tids, kinds, sites */
 	uint64_t decisions;
 	/* What the explorer's plan generator learns from (generate.h). */
 	struct sf_estimates seen;
+	/* Asynchronous preemptions (rt_watchdog.c): the execution did not
+	 * follow its schedule alone, and may not replay exactly. */
+	uint32_t async;
+	uint32_t async_tid;       /* the first one's thread */
+	uintptr_t async_site;     /* ... and where it was (an address in this binary) */
 };
 
 struct rt_config {
-	uint64_t max_steps;
+	uint64_t livelock_steps; /* steps without progress before a livelock is reported */
+	uint64_t stall_ms;       /* no scheduling point this long: preempt (0: never) */
+	uint64_t timeout_ms;     /* an execution's wall-clock limit (0: none) */
 	bool memory_points; /* memory accesses are scheduling points */
 	bool pin;           /* keep the execution on one CPU */
 	const char *record_path; /* write the executed schedule here */
@@ -251,12 +277,24 @@ struct rt_state {
 	struct rt_config cfg;
 
 	struct rt_thread threads[RT_MAX_THREADS];
-	int nthreads;
+	int nthreads;  /* slots in use or used before: threads[0 .. nthreads-1] */
+	int ncreated;  /* threads created, main included: the next tid */
+	bool reuse;    /* slots of joined or detached threads are reused */
 	struct rt_thread *running;
 
 	uint64_t step;
-	uint64_t step_limit; /* max_steps, or 0 once the watchdog saw a hang */
-	bool watched;        /* the watchdog runs (under libFuzzer) */
+	/* Livelock: steps since any thread last made progress, and switches
+	 * among them; the limit is the configured one, or 0 once the
+	 * watchdog found the execution out of time. */
+	uint64_t stalled;
+	uint64_t stalled_switches;
+	uint64_t stall_limit;
+	uint32_t held_off; /* threads with hold_until in the future (a hint) */
+	/* The running thread is inside the runtime in a call that may block
+	 * (a real create or join, writing files at the end): the watchdog
+	 * must not preempt it there, in the middle of the runtime's state. */
+	int busy;
+	bool under_watchdog; /* under libFuzzer: its -timeout sets the deadline */
 	uint64_t ndecisions;
 	uint64_t preemptions; /* switches away from a thread that could go on */
 	int last_tid; /* tid of the previous event, for switch marks */
@@ -403,6 +441,27 @@ static inline void rt_changed(void) { rt.dirty = true; }
 RT_HIDDEN bool rt_can_complete(const struct rt_thread *t);
 /* A decision among n >= 2 options other than a pick. */
 RT_HIDDEN uint32_t rt_choose(enum strat_choice what, uint32_t n);
+/* Self made progress: a write, a change of sync state, a fresh read. A
+ * thread held off after an asynchronous preemption got past whatever it
+ * spun on, so it is held off no longer. */
+static inline void rt_progress(struct rt_thread *self)
+{
+	self->idle = 0;
+	self->hold_until = 0;
+	self->holds = 0;
+	rt.stalled = 0;
+	rt.stalled_switches = 0;
+}
+/* A try-operation (trylock, trywait, tryjoin): a scheduling point that is
+ * progress only if the caller then says so with rt_progress. */
+RT_HIDDEN void rt_point_try(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj,
+			    const void *site);
+/* Self is about to end the process (exit(), main's return): the other
+ * live threads may run first, as under the OS. Returns once it is picked. */
+RT_HIDDEN void rt_exit_point(struct rt_thread *self, const void *site);
+/* From the watchdog's signal: self, running, reached no scheduling point
+ * for a while at pc. Let the others run; returns when self is picked. */
+RT_HIDDEN void rt_preempt_async(struct rt_thread *self, const void *pc);
 /* Self was picked for the first time and starts running its function. */
 RT_HIDDEN void rt_thread_started(struct rt_thread *self);
 /* Self has finished: hand the CPU on, never to run again. */
@@ -419,6 +478,8 @@ RT_HIDDEN void rt_futex_wake(_Atomic uint32_t *word);
 /* The memory-access slow path (rt_abi.c inlines the fast checks). */
 RT_HIDDEN void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
 			 const void *site);
+/* A read of addr: a fresh one (not among self's recent reads) is progress. */
+RT_HIDDEN void rt_read_seen(struct rt_thread *self, uintptr_t addr);
 
 /* ---- the modelled operations, shared by the pthread and C11 entry points */
 
@@ -522,14 +583,27 @@ RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const cha
 /* The execution ended (either way): write the trace. */
 RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
 
-/* ---- rt_watchdog.c: hangs under libFuzzer, reported before its -timeout */
+/* ---- rt_watchdog.c: time, and code the runtime cannot see -------------------
+ *
+ * A thread outside the schedule watches every execution: when the running
+ * thread reaches no scheduling point for SCHEDFUZZ_STALL_MS while others
+ * could run, it is preempted asynchronously; when the execution runs out
+ * of time, the running thread is made to report the hang. */
 
-RT_HIDDEN void rt_watchdog_start(void);
-RT_HIDDEN void rt_watchdog_begin(void); /* an execution starts */
-RT_HIDDEN void rt_watchdog_end(void);   /* ... and ends */
+/* An execution starts and ends (the watchdog's thread starts with the
+ * first execution of a process). */
+RT_HIDDEN void rt_watchdog_begin(void);
+RT_HIDDEN void rt_watchdog_end(void);
+/* Under libFuzzer: the deadline is 3/4 of its -timeout, not SCHEDFUZZ_TIMEOUT. */
+RT_HIDDEN void rt_watchdog_libfuzzer(void);
 /* Has this execution run out of time? After how long: */
 RT_HIDDEN bool rt_watchdog_expired(void);
 RT_HIDDEN uint64_t rt_watchdog_deadline_ms(void);
+/* What the deadline was taken from, for reports ("SCHEDFUZZ_TIMEOUT=30"). */
+RT_HIDDEN const char *rt_watchdog_deadline_source(void);
+/* Say that schedules of this run (first: the first of them) were
+ * preempted asynchronously, where, and what follows for replays. */
+RT_HIDDEN void rt_watchdog_note(const struct rt_result *first, uint64_t schedules, uint64_t of);
 
 /* ---- rt_afl.c ----------------------------------------------------------- */
 
@@ -550,6 +624,18 @@ RT_HIDDEN void rt_heap_remember(const void *p, size_t size, const void *site);
 RT_HIDDEN void rt_heap_forget(const void *p);
 /* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
 RT_HIDDEN void rt_heap_install_hooks(void);
+/* rt_heap_freed.c, for rt_heap_alloc.c: the blocks controlled threads
+ * freed in this execution. A new execution forgets them all; an
+ * allocation that returns p forgets p. */
+RT_HIDDEN void rt_heap_freed_reset(void);
+RT_HIDDEN void rt_heap_freed_reused(const void *p);
+/* The thread that freed p in this execution, if nothing reused it since;
+ * else -1. And: thread tid frees p (the same answer, and p is remembered
+ * if it was -1). */
+RT_HIDDEN int rt_heap_freed_by(const void *p);
+RT_HIDDEN int rt_heap_freed_remember(const void *p, int tid);
+/* Say that call() freed a block twice (glibc let it pass), and abort. */
+RT_HIDDEN RT_NORETURN void rt_heap_double_free(const char *call, int first_tid);
 
 /* A variable as reports name it, the same in every process:
  *   'g' a global: its offset in the executable;
@@ -567,20 +653,37 @@ RT_HIDDEN struct rt_var_id rt_var_of(uintptr_t addr, uint32_t first_site);
 RT_HIDDEN RT_NORETURN void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 RT_HIDDEN RT_NORETURN void rt_fail_deadlock(void);
-/* The step limit was passed: a hang, unless the limit was lowered by the
- * watchdog for an execution that has ended since (then it is restored). */
-RT_HIDDEN void rt_step_limit_passed(void);
-/* From the watchdog's own thread: the running thread reached no scheduling
- * point since the execution ran out of time. */
-RT_HIDDEN RT_NORETURN void rt_fail_stuck(unsigned timeout_s);
+/* Show this stack of thread tid (return addresses, innermost first) with
+ * the report about to be made. */
+#define RT_STACK_MAX 16
+RT_HIDDEN void rt_report_stack(int tid, void *const *pcs, int n);
+/* Steps without progress passed their limit: a livelock if more than one
+ * thread took part, or out of time if the watchdog lowered the limit. */
+RT_HIDDEN void rt_stall_limit_passed(void);
+/* The execution ran out of time while self, the running thread, was
+ * outside the runtime at pc (from the watchdog's signal). */
+RT_HIDDEN RT_NORETURN void rt_fail_timeout_at(const void *pc);
+/* From the watchdog's own thread: the running thread did not answer. */
+RT_HIDDEN RT_NORETURN void rt_fail_stuck(void);
 /* A call the runtime cannot model: one line, then exit with status 3. */
 RT_HIDDEN RT_NORETURN void rt_unsupported(const char *what, const char *why);
+/* The fatal-signal handlers (on alternate stacks), and the calling
+ * thread's alternate stack: call it in every thread that runs an execution. */
 RT_HIDDEN void rt_signals_install(void);
 /* Report a failure that another runtime diagnosed, if it is ours (a
  * controlled thread of a running execution) and the first; the caller
  * sees to it that the process ends. */
 RT_HIDDEN void rt_report_foreign(enum rt_fail_kind kind, const char *msg);
+/* The same with the site it happened at (a fatal signal's pc). */
+RT_HIDDEN void rt_report_foreign_at(enum rt_fail_kind kind, const void *site, const char *msg);
 RT_HIDDEN RT_NORETURN void rt_die(void);
+
+/* ---- rt_altstack.c: where signal handlers run ----------------------------- */
+
+/* Give the calling thread an alternate signal stack big enough for a
+ * report, if it has none as big; it goes back to a pool as the thread
+ * ends. Idempotent. */
+RT_HIDDEN void rt_altstack_setup(void);
 
 /* ---- rt_sanitizer.c: beside ASan and UBSan ------------------------------- */
 

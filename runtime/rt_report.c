@@ -1,5 +1,6 @@
 /* rt_report.c - failure reports (DESIGN decision 10), and the entry points
- * through which failures arrive: assertions, exit(), fatal signals.
+ * through which failures arrive: assertions, exit() (fatal signals come
+ * through rt_signals.c).
  *
  * A report is printed by the thread that failed while every other
  * controlled thread is parked, so the state it shows is consistent. Its
@@ -8,14 +9,19 @@
  * by creation number, objects by per-execution number and variables by
  * symbol, never by address, so the same input prints the same lines in
  * any process. After the report the process aborts, so that every fuzzer
- * records a crash (libFuzzer's and AFL++'s handlers are chained). */
+ * records a crash (libFuzzer's and AFL++'s handlers are chained).
+ *
+ * Nothing on the way to the report uses the heap: a failure may come from
+ * glibc's allocator, which found its heap corrupt and aborted, maybe with
+ * an arena lock held. The symbol table is mmap'd, and so is everything the
+ * symbolizer needs (rt_symbolize.c); files asked for (the trace, the
+ * recorded schedule) are written after the report. */
 #define _GNU_SOURCE
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "rt_internal.h"
@@ -29,6 +35,7 @@ const char *const rt_fail_names[F_COUNT] = {
 	[F_EXIT] = "nonzero exit",
 	[F_MISUSE] = "sync misuse",
 	[F_SANITIZER] = "sanitizer report",
+	[F_STACK_OVERFLOW] = "stack overflow",
 };
 _Static_assert(sizeof rt_fail_names / sizeof rt_fail_names[0] == F_COUNT, "name every failure");
 
@@ -92,11 +99,28 @@ static void obj_text(struct symtab *st, const struct rt_obj *o, char *buf, size_
 			 o->id, name);
 }
 
+/* The stack of a thread stuck outside the runtime, shown with the report
+ * (rt_report_stack). */
+static struct {
+	const void *pc[RT_STACK_MAX];
+	int n, tid;
+} stuck;
+
+void rt_report_stack(int tid, void *const *pcs, int n)
+{
+	stuck.tid = tid;
+	stuck.n = n < RT_STACK_MAX ? n : RT_STACK_MAX;
+	for (int i = 0; i < stuck.n; i++)
+		stuck.pc[i] = pcs[i];
+}
+
 /* Everything the report prints goes through the table twice: once to
  * collect the addresses, then, symbolized, to print. */
 static void collect(struct symtab *st, const void *fail_site)
 {
 	sym_add(st, (uintptr_t)fail_site, false);
+	for (int i = 0; i < stuck.n; i++)
+		sym_add(st, (uintptr_t)stuck.pc[i], false);
 	for (int i = 0; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		sym_add(st, (uintptr_t)(t->wait ? t->wait_site : t->site), false);
@@ -191,6 +215,8 @@ static void print_threads(struct symtab *st)
 	for (int i = 0; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		char w[400], o[256];
+		if (t->state == T_UNUSED)
+			continue; /* its slot's thread was joined or detached and is gone */
 		if (t->state == T_FINISHED) {
 			fprintf(stderr, "  T%-3d finished\n", t->tid);
 			continue;
@@ -218,8 +244,8 @@ static void print_cycle(struct symtab *st)
 		int seen[RT_MAX_THREADS];
 		rt_memset(seen, -1, sizeof seen);
 		struct rt_thread *t = &rt.threads[start];
-		for (int k = 0; t && seen[t->tid] < 0; k++) {
-			seen[t->tid] = k;
+		for (int k = 0; t && seen[t->slot] < 0; k++) {
+			seen[t->slot] = k;
 			t = blocker_of(t);
 		}
 		if (!t)
@@ -284,6 +310,19 @@ static void print_trace(struct symtab *st)
 	}
 }
 
+static void print_stuck_stack(struct symtab *st)
+{
+	if (!stuck.n)
+		return;
+	fprintf(stderr, "==schedfuzz== stack of T%d, outside the runtime's control:\n", stuck.tid);
+	for (int i = 0; i < stuck.n; i++) {
+		int k = sym_add(st, (uintptr_t)stuck.pc[i], false);
+		const char *func = k >= 0 ? st->sym[k].func : "";
+		fprintf(stderr, "  #%d %s%s%s\n", i, site_text(st, stuck.pc[i]), func[0] ? " in " : "",
+			func);
+	}
+}
+
 static void print_hot_sites(struct symtab *st)
 {
 	struct { uint16_t tid; const void *site; unsigned n; } hot[RT_TRACE_SIZE];
@@ -318,10 +357,16 @@ static void print_footer(void)
 	char plan[512];
 	sf_plan_format(&rt.plan, plan, sizeof plan);
 	fprintf(stderr, "==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads)\n", plan,
-		(unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.nthreads);
+		(unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.ncreated);
 	const char *prog = rt_main_argv && rt_main_argv[0] ? rt_main_argv[0] : "PROG";
 	/* A pinned strategy overrides the genome's: replay needs it too. */
 	const char *pin = rt.cfg.pinned ? getenv("SCHEDFUZZ_STRATEGY") : NULL;
+	if (rt.result && rt.result->async)
+		fprintf(stderr, "==schedfuzz== note: T%u reached no scheduling point for %llu ms "
+				"while others could run, and was preempted asynchronously (%u times in "
+				"all): the clock, not the schedule, chose those moments, so this "
+				"execution may not replay exactly\n",
+			rt.result->async_tid, (unsigned long long)rt.cfg.stall_ms, rt.result->async);
 	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay %s -- %s\n",
 		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "",
 		rt.cfg.input_path ? rt.cfg.input_path : "<saved input>", prog);
@@ -338,12 +383,17 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 		return;
 	}
 	struct symtab st = { 0 };
-	st.cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3) + 8;
-	st.addr = calloc((size_t)st.cap, sizeof *st.addr);
-	st.data = calloc((size_t)st.cap, sizeof *st.data);
-	st.sym = calloc((size_t)st.cap, sizeof *st.sym);
-	if (!st.addr || !st.data || !st.sym)
+	st.cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3) + RT_STACK_MAX + 8;
+	size_t bytes = (size_t)st.cap * (sizeof *st.addr + sizeof *st.sym + sizeof *st.data);
+	void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		mem = NULL;
 		st.cap = 0;
+	} else {
+		st.addr = mem;
+		st.sym = (struct rt_sym *)(st.addr + st.cap);
+		st.data = (bool *)(st.sym + st.cap);
+	}
 	collect(&st, site);
 	rt_symbolize(st.addr, st.data, st.sym, st.n);
 
@@ -352,6 +402,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 		fprintf(stderr, " at %s", site_text(&st, site));
 	fprintf(stderr, " (thread T%d)\n", reporting_thread() ? reporting_thread()->tid : -1);
 	print_threads(&st);
+	print_stuck_stack(&st);
 	if (kind == F_DEADLOCK)
 		print_cycle(&st);
 	if (kind == F_HANG)
@@ -359,20 +410,18 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 	print_trace(&st);
 	print_footer();
 	fflush(stderr);
-	free(st.addr);
-	free(st.data);
-	free(st.sym);
+	if (mem)
+		munmap(mem, bytes);
 }
 
 /* ---- failing -------------------------------------------------------------------------------- */
 
-void rt_result_publish(enum rt_fail_kind fail)
+/* What the explorer's parent and the mutators learn: memory only. */
+static void publish_counts(enum rt_fail_kind fail)
 {
 	struct rt_result *r = rt.result;
-	if (!r)
-		return;
 	r->fail = fail;
-	r->threads = (uint32_t)rt.nthreads;
+	r->threads = (uint32_t)rt.ncreated;
 	r->steps = rt.step;
 	r->fingerprint = rt.fingerprint;
 	r->decisions = rt.ndecisions;
@@ -380,10 +429,23 @@ void rt_result_publish(enum rt_fail_kind fail)
 	r->seen.locks = rt.locks;
 	rt_vars_profile(&r->seen);
 	rt_mutate_learn(&r->seen);
+}
+
+/* The files asked for: they need stdio, and so the heap. */
+static void write_outputs(enum rt_fail_kind fail)
+{
 	if (rt.cfg.record_path)
 		rt_record_write();
 	rt_cov_end();
 	rt_trace_end(fail);
+}
+
+void rt_result_publish(enum rt_fail_kind fail)
+{
+	if (!rt.result)
+		return;
+	publish_counts(fail);
+	write_outputs(fail);
 }
 
 RT_NORETURN void rt_die(void)
@@ -393,13 +455,17 @@ RT_NORETURN void rt_die(void)
 }
 
 /* Every way a failure arrives ends here, once per execution: the trace,
- * the published result, the report. */
+ * the published result, the report, then the files (which a corrupt heap
+ * may not let us write). */
 static void report_once(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	rt.reported = true; /* first: a failure while reporting must not report again */
 	rt_trace_fail(kind, site, msg);
-	rt_result_publish(kind);
+	if (rt.result)
+		publish_counts(kind);
 	report(kind, site, msg);
+	if (rt.result)
+		write_outputs(kind);
 }
 
 void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
@@ -415,10 +481,15 @@ void rt_fail(enum rt_fail_kind kind, const void *site, const char *fmt, ...)
 	rt_die();
 }
 
-void rt_report_foreign(enum rt_fail_kind kind, const char *msg)
+void rt_report_foreign_at(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	if (rt_self && rt.active && !rt.reported)
-		report_once(kind, NULL, msg);
+		report_once(kind, site, msg);
+}
+
+void rt_report_foreign(enum rt_fail_kind kind, const char *msg)
+{
+	rt_report_foreign_at(kind, NULL, msg);
 }
 
 void rt_fail_deadlock(void)
@@ -428,29 +499,6 @@ void rt_fail_deadlock(void)
 		blocked += rt.threads[i].state == T_LIVE;
 	rt_fail(F_DEADLOCK, NULL, "no thread can run and %d %s blocked", blocked,
 		blocked == 1 ? "is" : "are");
-}
-
-void rt_step_limit_passed(void)
-{
-	if (rt.step > rt.cfg.max_steps)
-		rt_fail(F_HANG, NULL, "no end after %llu scheduling points (SCHEDFUZZ_MAX_STEPS)",
-			(unsigned long long)rt.cfg.max_steps);
-	if (rt_watchdog_expired())
-		rt_fail(F_HANG, NULL, "still running after %llu ms, 3/4 of libFuzzer's -timeout "
-				      "(%llu scheduling points)",
-			(unsigned long long)rt_watchdog_deadline_ms(), (unsigned long long)rt.step);
-	rt.step_limit = rt.cfg.max_steps; /* lowered for an execution that has ended */
-}
-
-void rt_fail_stuck(unsigned timeout_s)
-{
-	/* Not a controlled thread: the report names the running one. */
-	struct rt_thread *running = rt.running;
-	rt_fail(F_HANG, running ? running->site : NULL,
-		"T%d reached no scheduling point for %u ms after the execution ran out of time "
-		"(libFuzzer's -timeout=%u): blocked in a call the runtime does not control, or "
-		"computing without touching shared memory",
-		running ? running->tid : -1, timeout_s * 1000 / 8, timeout_s);
 }
 
 RT_EXPORT void __assert_fail(const char *expr, const char *file, unsigned line, const char *func)
@@ -465,55 +513,15 @@ RT_EXPORT void __assert_fail(const char *expr, const char *file, unsigned line, 
 RT_EXPORT void exit(int status)
 {
 	struct rt_thread *self = rt_self;
-	if (self && rt.active && status != 0)
-		rt_fail(F_EXIT, RT_CALLER(), "exit(%d)", status);
+	if (self && rt.active) {
+		if (status != 0)
+			rt_fail(F_EXIT, RT_CALLER(), "exit(%d)", status);
+		if (!rt.harness) {
+			/* The other live threads may run until the process
+			 * really ends, as under the OS. */
+			rt_exit_point(self, RT_CALLER());
+			rt_exec_end();
+		}
+	}
 	REAL(exit)(status);
-}
-
-/* ---- fatal signals ---------------------------------------------------------------------------- */
-
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
-static struct sigaction previous[NSIG];
-
-static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
-{
-	if (rt_self && rt.active && !rt.reported) {
-		const void *pc = NULL;
-#ifdef REG_RIP
-		if (uctx)
-			pc = (const void *)(((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] + 1);
-#endif
-		char msg[160];
-		if (sig == SIGABRT)
-			snprintf(msg, sizeof msg, "abort()");
-		else
-			snprintf(msg, sizeof msg, "%s on address %p", strsignal(sig), info->si_addr);
-		report_once(F_SIGNAL, pc, msg);
-	}
-	/* Chain: the fuzzer's handler records the crash; without one, the
-	 * default action ends the process with this signal. */
-	struct sigaction *old = &previous[sig];
-	sigaction(sig, old, NULL);
-	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
-		old->sa_sigaction(sig, info, uctx);
-	} else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-		old->sa_handler(sig);
-	}
-	if (info->si_code <= 0 || sig == SIGABRT)
-		raise(sig); /* sent, not faulting: returning would not repeat it */
-}
-
-void rt_signals_install(void)
-{
-	static bool installed;
-	if (installed)
-		return;
-	installed = true;
-	struct sigaction sa;
-	rt_memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_fatal_signal;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-		sigaction(fatal_signals[i], &sa, &previous[fatal_signals[i]]);
 }

@@ -11,7 +11,24 @@
  * A scheduling point comes before its operation: the thread decides (and
  * may be parked), and the event is recorded when the thread goes on to
  * execute it. So the trace, the fingerprint and the change point counts
- * follow the order in which operations really happened. */
+ * follow the order in which operations really happened.
+ *
+ * Liveness (CHESS's fair scheduling, PLDI'08, made to fit every strategy):
+ * a thread makes *progress* when it writes memory, changes the value of an
+ * atomic, reads an address it has not read lately, or leaves a lasting
+ * mark on a sync object (a post, a signal, a barrier, a thread created,
+ * joined or ended). Reads it repeats, failed compare-exchanges, exchanges
+ * that leave the value as it was, failed try-operations, yields and sleeps,
+ * and taking and releasing locks (which leaves them as they were) are no
+ * progress: that is what every retry loop does, over one address or
+ * several (a seqlock reader, a queue consumer polling head and tail, a
+ * spin lock with or without sched_yield, a flag polled under a mutex). A thread gives way to the others
+ * after RT_SPIN_LIMIT own steps without progress, and after RT_SLICE own
+ * steps in a row whatever it does (a time slice: a thread busy forever
+ * cannot starve the others either); the strategy hears of it and lowers
+ * the thread. A livelock is reported only when no thread has made progress
+ * for SCHEDFUZZ_MAX_STEPS steps while several took turns; one thread alone
+ * is never a hang by steps, only by the wall clock (rt_watchdog.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
@@ -55,6 +72,7 @@ const char *const rt_ev_names[EV_COUNT] = {
 	[EV_ONCE] = "once",
 	[EV_YIELD] = "yield",
 	[EV_SLEEP] = "sleep",
+	[EV_PROC_EXIT] = "process exit",
 };
 _Static_assert(sizeof rt_ev_names / sizeof rt_ev_names[0] == EV_COUNT, "name every event");
 
@@ -86,6 +104,7 @@ void rt_futex_wake(_Atomic uint32_t *word)
 
 static void hand_to(struct rt_thread *next)
 {
+	next->run = 0;
 	rt.running = next;
 	atomic_store_explicit(&next->go, 1, memory_order_release);
 	rt_futex_wake(&next->go);
@@ -146,7 +165,7 @@ static void refresh(void)
 			continue;
 		bool can = rt_can_complete(t);
 		if (can || t->timed) {
-			rt.cand[rt.ncand].tid = (uint16_t)t->tid;
+			rt.cand[rt.ncand].tid = (uint16_t)t->slot;
 			rt.cand[rt.ncand].timeout = !can;
 			rt.ncand++;
 		}
@@ -179,6 +198,16 @@ static void record_decision(uint32_t index, uint16_t value)
 static const uint8_t ev_is_lock[EV_COUNT] = {
 	[EV_MUTEX_LOCK] = 1, [EV_MUTEX_TRYLOCK] = 1, [EV_RW_RDLOCK] = 1, [EV_RW_WRLOCK] = 1,
 	[EV_COND_WAIT] = 1,  [EV_COND_WAKE] = 1,     [EV_SEM_WAIT] = 1,
+};
+
+/* Events that are no progress by themselves (see the top of the file):
+ * a read is progress when fresh (rt_read_seen), an atomic update when it
+ * changed the value (rt_abi.c). */
+static const uint8_t ev_is_idle[EV_COUNT] = {
+	[EV_READ] = 1,	      [EV_ATOMIC_LOAD] = 1,  [EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,
+	[EV_FENCE] = 1,	      [EV_YIELD] = 1,	     [EV_SLEEP] = 1,	  [EV_MUTEX_LOCK] = 1,
+	[EV_MUTEX_TRYLOCK] = 1, [EV_MUTEX_UNLOCK] = 1, [EV_RW_RDLOCK] = 1,  [EV_RW_WRLOCK] = 1,
+	[EV_RW_UNLOCK] = 1,
 };
 
 static const uint8_t ev_is_memory[EV_COUNT] = {
@@ -251,6 +280,13 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 	uint64_t v = rt_stable_site(site) ^ ((uint64_t)ev << 40) ^ ((uint64_t)self->tid << 48);
 	rt.fingerprint = (rt.fingerprint ^ v) * 0x100000001b3ull;
 	rt.locks += ev_is_lock[ev];
+	self->run++;
+	if (ev_is_idle[ev] || self->trying) {
+		self->idle++;
+		rt.stalled++;
+	} else {
+		rt_progress(self);
+	}
 	if (RT_UNLIKELY(rt.counting.what != SF_COUNT_NONE))
 		count(self, ev, addr);
 	if (RT_UNLIKELY(rt.observed))
@@ -286,7 +322,41 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 /* The common case needs no decision: self is the only candidate. */
 static inline bool only_self(const struct rt_thread *self)
 {
-	return !rt.dirty && rt.ncand == 1 && rt.cand[0].tid == self->tid && !rt.cand[0].timeout;
+	return !rt.dirty && rt.ncand == 1 && rt.cand[0].tid == self->slot && !rt.cand[0].timeout;
+}
+
+/* The candidates without self (when it must give way) and without the
+ * threads held off after an asynchronous preemption, unless that leaves
+ * none: then all of them. Returns how many are in out. */
+static int fair_candidates(const struct rt_thread *self, bool give_way,
+			   struct strat_candidate *out)
+{
+	int m = 0, held = 0;
+	for (int i = 0; i < rt.ncand; i++) {
+		const struct rt_thread *t = &rt.threads[rt.cand[i].tid];
+		held += t->hold_until > rt.step;
+		if ((give_way && t == self) || t->hold_until > rt.step)
+			continue;
+		out[m++] = rt.cand[i];
+	}
+	if (held == 0)
+		rt.held_off = 0; /* every hold has run out: back to the fast path */
+	if (m > 0)
+		return m;
+	/* Only held-off threads (and self) are left: they may run after all. */
+	for (int i = 0; i < rt.ncand; i++)
+		if (!(give_way && rt.cand[i].tid == self->slot))
+			out[m++] = rt.cand[i];
+	return m;
+}
+
+static void switch_away(struct rt_thread *self, struct rt_thread *next, bool self_can)
+{
+	self->idle = 0;
+	rt.stalled_switches++;
+	rt.preempt_pending = self_can;
+	rt.preemptions += self_can;
+	switch_to(self, next);
 }
 
 static RT_NOINLINE void decide(struct rt_thread *self)
@@ -301,28 +371,60 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 	bool self_can = rt_can_complete(self);
 	const struct strat_candidate *cand = rt.cand;
 	int n = rt.ncand;
-	struct strat_candidate others[RT_MAX_THREADS];
+	struct strat_candidate fair[RT_MAX_THREADS];
 
-	/* Fairness: a thread that yielded or spun past the limit gives way
-	 * to the others for this decision, and the strategy hears of it. */
-	if (self_can && self->spin > RT_SPIN_LIMIT && n > 1) {
-		int m = 0;
-		for (int i = 0; i < n; i++)
-			if (cand[i].tid != self->tid)
-				others[m++] = cand[i];
-		cand = others;
-		n = m;
-		self->spin = 0;
-		rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->tid, rt.step);
+	/* Fairness: a thread without progress for a while, or running for a
+	 * whole slice, gives way to the others for this decision, and the
+	 * strategy hears of it (PCT lowers it below everybody). */
+	bool give_way = self_can && n > 1 && (self->idle > RT_SPIN_LIMIT || self->run > RT_SLICE);
+	if (give_way || rt.held_off) {
+		n = fair_candidates(self, give_way, fair);
+		cand = fair;
+		if (give_way) {
+			self->run = 0;
+			rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->slot, rt.step);
+		}
 	}
 
-	struct rt_thread *next = pick(cand, n, self_can ? self->tid : -1);
+	struct rt_thread *next = pick(cand, n, self_can ? self->slot : -1);
 	if (next == self)
 		return;
-	self->spin = 0;
-	rt.preempt_pending = self_can;
-	rt.preemptions += self_can;
-	switch_to(self, next);
+	switch_away(self, next, self_can);
+}
+
+void rt_preempt_async(struct rt_thread *self, const void *pc)
+{
+	refresh();
+	int m = 0;
+	struct strat_candidate others[RT_MAX_THREADS];
+	for (int i = 0; i < rt.ncand; i++)
+		if (rt.cand[i].tid != self->slot && !rt.cand[i].timeout)
+			others[m++] = rt.cand[i];
+	if (m == 0)
+		return; /* nobody else can run: let it go on (a long computation) */
+
+	struct rt_result *r = rt.result;
+	if (r && r->async++ == 0) {
+		r->async_tid = (uint32_t)self->tid;
+		r->async_site = (uintptr_t)pc;
+	}
+	/* It spins on something the runtime cannot see (inline assembly,
+	 * uninstrumented code, a raw futex): hold it off for a number of
+	 * steps that doubles each time in a row, so that whoever it waits
+	 * for can get there. The pick is no numbered decision: the moment of
+	 * the preemption came from the clock, not the schedule. */
+	self->holds++;
+	self->hold_until = rt.step + (64ull << (self->holds < 16 ? self->holds : 16));
+	rt.held_off++;
+	rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->slot, rt.step);
+	int idx = rt.strat->pick(rt.sstate, &(struct strat_view){ .step = rt.step, .current = -1,
+								  .cand = others, .ncand = m });
+	if (idx < 0 || idx >= m)
+		idx = 0;
+	struct rt_thread *next = &rt.threads[others[idx].tid];
+	next->timed_out = false;
+	self->site = pc;
+	switch_away(self, next, true);
 }
 
 uint32_t rt_choose(enum strat_choice what, uint32_t n)
@@ -353,8 +455,20 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 		decide(self);
 	}
 	record(self, ev, addr, obj, size, site);
-	if (RT_UNLIKELY(rt.step > __atomic_load_n(&rt.step_limit, __ATOMIC_RELAXED)))
-		rt_step_limit_passed();
+	if (RT_UNLIKELY(rt.stalled >= __atomic_load_n(&rt.stall_limit, __ATOMIC_RELAXED)))
+		rt_stall_limit_passed();
+}
+
+void rt_point_try(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)
+{
+	self->trying = true;
+	rt_point(self, ev, obj ? obj->addr : 0, obj, 0, site);
+	self->trying = false;
+}
+
+void rt_exit_point(struct rt_thread *self, const void *site)
+{
+	rt_point(self, EV_PROC_EXIT, 0, NULL, 0, site);
 }
 
 int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
@@ -382,19 +496,24 @@ int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
 	return r;
 }
 
+/* The last RT_RECENT distinct addresses the thread read, searched in
+ * full: a retry loop over up to that many addresses always hits. */
+void rt_read_seen(struct rt_thread *self, uintptr_t addr)
+{
+	for (int i = 0; i < RT_RECENT; i++)
+		if (self->recent[i] == addr)
+			return;
+	self->recent[self->nrecent++ & (RT_RECENT - 1)] = addr;
+	rt_progress(self);
+}
+
 void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
 {
 	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
 		return;
-	if (write) {
-		self->spin = 0;
-	} else if (addr == self->spin_addr) {
-		self->spin++;
-	} else {
-		self->spin_addr = addr;
-		self->spin = 0;
-	}
 	rt_point(self, write ? EV_WRITE : EV_READ, addr, NULL, size, site);
+	if (!write)
+		rt_read_seen(self, addr);
 }
 
 void rt_thread_started(struct rt_thread *self)
@@ -406,14 +525,23 @@ void rt_thread_finish(struct rt_thread *self)
 {
 	record(self, EV_THREAD_EXIT, 0, NULL, 0, self->site);
 	self->state = T_FINISHED;
+	/* Nobody can name a detached thread once it is gone: its slot may
+	 * take a new thread (glibc reaps it itself). */
+	if (rt.reuse && self->detached && self->tid != 0)
+		self->state = T_UNUSED;
+	self->hold_until = 0;
 	rt_changed();
 	refresh();
 	if (rt.ncand == 0) {
 		for (int i = 0; i < rt.nthreads; i++)
 			if (rt.threads[i].state == T_LIVE)
 				rt_fail_deadlock();
+		/* The last thread of a main() that called pthread_exit: the
+		 * process ends with it, and glibc's exit passes by us. */
+		if (!rt.harness)
+			rt_exec_end();
 		rt_self = NULL;
-		return; /* the last thread of a main() that called pthread_exit */
+		return;
 	}
 	struct rt_thread *next = pick(rt.cand, rt.ncand, -1);
 	rt_self = NULL;
@@ -495,7 +623,9 @@ static void pin_here(void)
 void rt_thread_setup(struct rt_thread *t)
 {
 	own_stack(t);
+	t->ktid = gettid();
 	pin_here();
+	rt_altstack_setup();
 }
 
 void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
@@ -508,6 +638,8 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 		rt_memset(&rt.threads[i], 0, sizeof rt.threads[i]);
 	struct rt_thread *t0 = &rt.threads[0];
 	t0->tid = 0;
+	t0->slot = 0;
+	t0->ktid = gettid();
 	t0->state = T_LIVE;
 	atomic_store_explicit(&t0->go, 1, memory_order_relaxed);
 	t0->real = pthread_self();
@@ -521,11 +653,19 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	t0->stack_lo = main_stack_lo;
 	t0->stack_size = main_stack_size;
 	rt.nthreads = 1;
+	rt.ncreated = 1;
+	rt.reuse = !rt.search; /* the search's log knows threads by creation number */
 	rt.running = t0;
 
 	rt.harness = harness;
 	rt.step = 0;
-	rt.step_limit = rt.cfg.max_steps;
+	rt.stalled = 0;
+	rt.stalled_switches = 0;
+	rt.stall_limit = rt.cfg.livelock_steps;
+	rt.held_off = 0;
+	rt.busy = 0;
+	if (rt.result)
+		rt.result->async = 0;
 	rt.ndecisions = 0;
 	rt.preemptions = 0;
 	rt.last_tid = 0;
@@ -564,8 +704,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_sanitizer_install();
 	rt.active = true;
 	rt_self = t0;
-	if (rt.watched)
-		rt_watchdog_begin();
+	rt_watchdog_begin();
 }
 
 /* The executed schedule as an explicit genome: the decisions that differ
@@ -588,6 +727,7 @@ void rt_record_write(void)
 
 void rt_exec_end(void)
 {
+	rt.busy++;
 	/* Reap finished joinable threads nobody joined, so that a long
 	 * campaign does not leak their stacks. */
 	for (int i = 1; i < rt.nthreads; i++) {
@@ -597,10 +737,10 @@ void rt_exec_end(void)
 			t->reaped = true;
 		}
 	}
-	if (rt.watched)
-		rt_watchdog_end();
+	rt_watchdog_end();
 	rt_result_publish(F_NONE);
 	rt_obj_reset_all();
 	rt.active = false;
 	rt_self = NULL;
+	rt.busy--;
 }

@@ -87,6 +87,9 @@ static int items_of(const struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
 	case EV_THREAD_EXIT:
 		out[0] = (struct sx_item){ sx_thread_key((unsigned)self->tid), SX_EXIT, 0 };
 		return 1;
+	case EV_PROC_EXIT:
+		out[0] = (struct sx_item){ 0, SX_END, 0 };
+		return 1;
 	case EV_THREAD_JOIN:
 		if (self->wait == W_JOIN && self->join_target)
 			out[0] = (struct sx_item){ sx_thread_key((unsigned)self->join_target->tid), SX_JOIN,

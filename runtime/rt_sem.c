@@ -32,9 +32,10 @@ static int sem_take(struct rt_thread *self, sem_t *s, enum rt_how how, const str
 {
 	struct rt_obj *o = sem_obj(s);
 	if (how == HOW_TRY) {
-		rt_point(self, EV_SEM_WAIT, o->addr, o, 0, site);
+		rt_point_try(self, EV_SEM_WAIT, o, site);
 		if (o->sem.value == 0)
 			return fail_errno(EAGAIN);
+		rt_progress(self);
 	} else {
 		if (how == HOW_TIMED && o->sem.value == 0 && !rt_timespec_valid(abs))
 			return fail_errno(EINVAL);

@@ -96,16 +96,37 @@ static void *trampoline(void *arg)
 	return ret;
 }
 
+/* A slot for a new thread: the first one whose thread is gone for good
+ * (finished, and joined or detached), else a new one; -1 if all are taken.
+ * The first free slot, so that the same schedule reuses the same slots. */
+static int free_slot(void)
+{
+	if (rt.reuse)
+		for (int i = 1; i < rt.nthreads; i++)
+			if (rt.threads[i].state == T_UNUSED)
+				return i;
+	return rt.nthreads < RT_MAX_THREADS ? rt.nthreads : -1;
+}
+
+/* t will never be named again: its slot may take a new thread. */
+static void release_slot(struct rt_thread *t)
+{
+	if (rt.reuse && t->tid != 0 && t->state == T_FINISHED && t->reaped && (t->joined || t->detached))
+		t->state = T_UNUSED;
+}
+
 int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t *attr,
 		     void *(*fn)(void *), int (*c11_fn)(void *), void *arg, const void *site)
 {
-	if (rt.nthreads == RT_MAX_THREADS)
-		rt_unsupported("pthread_create", "more than 128 threads in one execution");
+	if (free_slot() < 0)
+		rt_unsupported("pthread_create", "more than 128 threads alive at once in one execution");
 	rt_point(self, EV_THREAD_CREATE, 0, NULL, 0, site);
 
-	struct rt_thread *t = &rt.threads[rt.nthreads];
+	int slot = free_slot();
+	struct rt_thread *t = &rt.threads[slot];
 	rt_memset(t, 0, sizeof *t);
-	t->tid = rt.nthreads;
+	t->tid = rt.ncreated;
+	t->slot = slot;
 	t->fn = fn;
 	t->c11_fn = c11_fn;
 	t->arg = arg;
@@ -115,16 +136,20 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 		pthread_attr_getdetachstate(attr, &detach);
 	t->detached = detach == PTHREAD_CREATE_DETACHED;
 
+	rt.busy++;
 	int r = REAL(pthread_create)(&t->real, attr, trampoline, t);
+	rt.busy--;
 	if (r != 0)
 		return r;
 	t->state = T_LIVE;
-	rt.nthreads++;
+	rt.ncreated++;
+	if (slot == rt.nthreads)
+		rt.nthreads++;
 	if (rt.search)
 		rt_search_thread_created(t);
 	*th = t->real;
 	rt_changed();
-	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->tid, rt.step);
+	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->slot, rt.step);
 	return 0;
 }
 
@@ -139,9 +164,10 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 	if (t->detached || t->joined)
 		return EINVAL;
 	if (how == HOW_TRY) {
-		rt_point(self, EV_THREAD_JOIN, 0, NULL, 0, site);
+		rt_point_try(self, EV_THREAD_JOIN, NULL, site);
 		if (t->state != T_FINISHED)
 			return EBUSY;
+		rt_progress(self);
 	} else {
 		self->wait = W_JOIN;
 		self->join_target = t;
@@ -155,11 +181,14 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 		return EINVAL;
 	t->joined = true;
 	if (!t->reaped) {
+		rt.busy++;
 		REAL(pthread_join)(t->real, NULL);
+		rt.busy--;
 		t->reaped = true;
 	}
 	if (ret)
 		*ret = t->retval;
+	release_slot(t);
 	return 0;
 }
 
@@ -174,6 +203,7 @@ int rt_thread_detach(struct rt_thread *self, pthread_t th)
 	rt_changed();
 	int r = REAL(pthread_detach)(t->real);
 	t->reaped = true;
+	release_slot(t);
 	return r;
 }
 

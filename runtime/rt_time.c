@@ -1,11 +1,11 @@
 /* rt_time.c - yields and sleeps under virtual time.
  *
  * Nothing sleeps: a sleep or a yield is a scheduling point at which the
- * thread says it is waiting for somebody else, so it counts toward the
- * fairness limit (after RT_SPIN_LIMIT of them in a row it must give way).
- * That is what makes sleep- and yield-based waiting loops end under every
- * schedule instead of spinning until the step bound. glibc's pthread_yield
- * is a redirect to sched_yield, so it arrives here too. */
+ * thread says it is waiting for somebody else. It is no progress (the
+ * fairness rule of rt_sched.c), so a thread that keeps yielding or
+ * sleeping gives way to the others, and sleep- and yield-based waiting
+ * loops end under every schedule. glibc's pthread_yield is a redirect to
+ * sched_yield, so it arrives here too. */
 #define _GNU_SOURCE
 #include <errno.h>
 
@@ -13,7 +13,6 @@
 
 void rt_yield(struct rt_thread *self, enum rt_ev ev, const void *site)
 {
-	self->spin++;
 	rt_point(self, ev, 0, NULL, 0, site);
 }
 

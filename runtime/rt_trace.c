@@ -238,7 +238,7 @@ void rt_trace_end(enum rt_fail_kind fail)
 	put_word(f, rt_fail_names[fail]);
 	fprintf(f, " steps=%" PRIu64 " decisions=%" PRIu64 " preemptions=%" PRIu64
 		   " threads=%d fingerprint=%016" PRIx64 " dropped=%" PRIu64 "\n",
-		rt.step, rt.ndecisions, rt.preemptions, rt.nthreads, rt.fingerprint, first);
+		rt.step, rt.ndecisions, rt.preemptions, rt.ncreated, rt.fingerprint, first);
 	fclose(f);
 	rt_self = self;
 }

@@ -1,30 +1,64 @@
-/* rt_watchdog.c - a hang under libFuzzer becomes our hang report, with
- * its interleaving and genome, before libFuzzer's own -timeout fires.
+/* rt_watchdog.c - a thread outside the schedule that keeps every execution
+ * alive and bounded in time.
  *
- * libFuzzer's timeout (default 1200 s) ends the process with "ALARM" and a
- * stack that says nothing of the schedule. Under libFuzzer the runtime
- * reads -timeout=N from the command line and starts one watchdog thread,
- * which is never controlled. When an execution has run for 3/4 of N, the
- * watchdog lowers the execution's step limit to zero, so that the running
- * thread reports a hang at its next scheduling point, with every other
- * thread parked: the usual, consistent report. If the running thread
- * reaches no scheduling point for another 1/8 of N (it is blocked in a
- * call the runtime does not model, or computes on its own stack), the
- * watchdog reports from its own thread and aborts. Both reports come
- * through libFuzzer's crash handler, which saves the input. */
+ * The runtime only regains control at scheduling points. Code it cannot
+ * see has none: inline-assembly atomics and pause loops, uninstrumented
+ * libraries, raw futex waits, a read() on a pipe. If the running thread
+ * spins there for a thread the schedule has parked, nothing would ever run
+ * again. So the watchdog, one real thread per process, samples the
+ * execution's step count; when the running thread has reached no
+ * scheduling point while it spent SCHEDFUZZ_STALL_MS (default 10) of CPU
+ * time, or while it slept that long in the kernel, it sends that
+ * thread a signal whose handler is a scheduling point (rt_preempt_async):
+ * the others run, and the thread goes on when it is picked again, as after
+ * an OS preemption. Such a preemption comes from the clock, not from the
+ * schedule, so the execution is marked as one that may not replay exactly.
+ * If nobody else can run, the thread goes on and the watchdog asks again
+ * less and less often (a long computation). A thread that only waits for
+ * a CPU (the machine is busy) is left alone: wall time alone never
+ * preempts, so a loaded machine does not change schedules.
+ *
+ * The watchdog also ends executions that run out of time: past the
+ * deadline (SCHEDFUZZ_TIMEOUT seconds, default 30; under libFuzzer 3/4 of
+ * its -timeout, so that ours comes first) it lowers the livelock limit to
+ * zero, so that a thread passing scheduling points reports the hang at
+ * its next one with every other thread parked, and signals the running
+ * thread, so that one stuck outside the runtime reports where it is. If
+ * neither happens within a grace period (the thread has the signal
+ * blocked), the watchdog reports from its own thread. Every report goes
+ * through the usual path, and the fuzzer's crash handler saves the input.
+ *
+ * The signal is SIGURG, as Go's runtime uses for its asynchronous
+ * preemption: ignored by default and rarely used. A SIGURG that is not
+ * ours goes to the handler the program had. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #include "rt_internal.h"
 
+#define WD_SIGNAL SIGURG
 #define LIBFUZZER_DEFAULT_TIMEOUT 1200 /* seconds */
+#define MAX_BACKOFF_NS 1000000000ull   /* asking a lone thread at most once a second */
+
+enum wd_request { WD_PREEMPT, WD_REPORT };
 
 static struct {
-	uint64_t deadline_ns, grace_ns;
-	unsigned timeout_s;
+	pid_t pid; /* the process the watchdog's thread runs in */
+	uint64_t deadline_ns, grace_ns, stall_ns;
+	char source[64]; /* where the deadline came from, for reports */
+	struct sigaction previous;
 	/* Written by the controlled thread that begins and ends executions. */
 	_Atomic uint64_t serial; /* odd while an execution runs */
 	_Atomic uint64_t start_ns;
@@ -38,38 +72,192 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time thread tid has used (Linux's per-thread CPU clock, as glibc's
+ * pthread_getcpuclockid builds it). */
+static uint64_t cpu_ns(pid_t tid)
+{
+	struct timespec ts;
+	clockid_t clk = (clockid_t)((~(unsigned)tid << 3) | 6);
+	if (clock_gettime(clk, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Is thread tid asleep in the kernel (a blocking call), not just waiting
+ * for a CPU? */
+static bool asleep(pid_t tid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')'); /* the name may hold anything */
+	return p && (p[2] == 'S' || p[2] == 'D');
+}
+
 static void nap(uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
 	REAL(nanosleep)(&ts, NULL);
 }
 
+/* Ask thread t to act at step (it does only if it is still there then). */
+static void ask(const struct rt_thread *t, enum wd_request what, uint64_t step)
+{
+	siginfo_t si;
+	rt_memset(&si, 0, sizeof si);
+	si.si_signo = WD_SIGNAL;
+	si.si_code = SI_QUEUE;
+	si.si_pid = wd.pid;
+	si.si_uid = getuid();
+	si.si_value.sival_ptr = (void *)(uintptr_t)(step << 1 | what);
+	syscall(SYS_rt_tgsigqueueinfo, wd.pid, t->ktid, WD_SIGNAL, &si);
+}
+
+static const void *interrupted_pc(void *uctx)
+{
+#ifdef REG_RIP
+	/* +1: reports treat sites as return addresses and look one byte back. */
+	return uctx ? (const void *)(((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] + 1) : NULL;
+#else
+	(void)uctx;
+	return NULL;
+#endif
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uctx)
+{
+	int saved_errno = errno;
+	struct rt_thread *self = rt_self;
+	if (si->si_code != SI_QUEUE || si->si_pid != wd.pid) {
+		/* Not ours: the program's own SIGURG. */
+		if ((wd.previous.sa_flags & SA_SIGINFO) && wd.previous.sa_sigaction)
+			wd.previous.sa_sigaction(sig, si, uctx);
+		else if (wd.previous.sa_handler != SIG_DFL && wd.previous.sa_handler != SIG_IGN)
+			wd.previous.sa_handler(sig);
+		errno = saved_errno;
+		return;
+	}
+	uint64_t v = (uint64_t)(uintptr_t)si->si_value.sival_ptr;
+	/* Act only if self still runs at the step the watchdog saw: then it
+	 * has been outside the runtime's bookkeeping all along (the runtime
+	 * passes a step or parks within microseconds), so its state is
+	 * consistent and nobody else runs. */
+	if (self && rt.active && !rt.reported && !rt.busy && rt.running == self &&
+	    rt.step == v >> 1) {
+		if ((v & 1) == WD_REPORT)
+			rt_fail_timeout_at(interrupted_pc(uctx));
+		rt_preempt_async(self, interrupted_pc(uctx));
+	}
+	errno = saved_errno;
+}
+
 static void *watch(void *arg)
 {
 	(void)arg;
-	uint64_t flagged = 0, flagged_at = 0;
-	uint64_t period = wd.deadline_ns / 16 ? wd.deadline_ns / 16 : 1000000;
+	/* Created by a pinned thread: the watchdog may run on any CPU. */
+	cpu_set_t all;
+	CPU_ZERO(&all);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &all);
+	sched_setaffinity(0, sizeof all, &all);
+
+	uint64_t period = 1000000000ull;
+	if (wd.stall_ns && wd.stall_ns / 4 < period)
+		period = wd.stall_ns / 4;
+	if (wd.deadline_ns && wd.deadline_ns / 16 < period)
+		period = wd.deadline_ns / 16;
+	if (period < 1000000)
+		period = 1000000;
+
+	uint64_t serial_seen = 0, step_seen = 0, since = 0, cpu_since = 0, backoff = wd.stall_ns;
+	uint64_t flagged = 0, flagged_at = 0, reported_at = 0;
 	for (;;) {
 		nap(period);
 		uint64_t serial = atomic_load(&wd.serial);
 		if (!(serial & 1))
 			continue;
 		uint64_t now = now_ns();
-		if (flagged != serial) {
-			if (now - atomic_load(&wd.start_ns) < wd.deadline_ns)
-				continue;
-			flagged = serial;
-			flagged_at = now;
-			atomic_store(&wd.expired, serial);
-			__atomic_store_n(&rt.step_limit, 0, __ATOMIC_RELEASE);
-		} else if (now - flagged_at >= wd.grace_ns && atomic_load(&wd.serial) == serial) {
-			rt_fail_stuck(wd.timeout_s);
+		uint64_t step = __atomic_load_n(&rt.step, __ATOMIC_RELAXED);
+		struct rt_thread *running = __atomic_load_n(&rt.running, __ATOMIC_RELAXED);
+		if (serial != serial_seen || step != step_seen) {
+			serial_seen = serial;
+			step_seen = step;
+			since = now;
+			cpu_since = running ? cpu_ns(running->ktid) : 0;
+			backoff = wd.stall_ns;
+		}
+		if (wd.deadline_ns && now - atomic_load(&wd.start_ns) >= wd.deadline_ns) {
+			if (flagged != serial) {
+				flagged = serial;
+				flagged_at = now;
+				reported_at = 0;
+				atomic_store(&wd.expired, serial);
+				__atomic_store_n(&rt.stall_limit, 0, __ATOMIC_RELEASE);
+			} else if (!reported_at && now - flagged_at >= period * 2 && step == step_seen &&
+				   running) {
+				/* Still no scheduling point: it is stuck outside. */
+				ask(running, WD_REPORT, step);
+				reported_at = now;
+			} else if (reported_at && now - reported_at >= wd.grace_ns &&
+				   atomic_load(&wd.serial) == serial) {
+				rt_fail_stuck();
+			}
+			continue;
+		}
+		if (wd.stall_ns && running && now - since >= backoff &&
+		    (cpu_ns(running->ktid) - cpu_since >= backoff || asleep(running->ktid))) {
+			ask(running, WD_PREEMPT, step);
+			since = now;
+			cpu_since = cpu_ns(running->ktid);
+			/* If it still makes no step, nobody else could run: ask
+			 * less often. */
+			backoff = backoff * 2 < MAX_BACKOFF_NS ? backoff * 2 : MAX_BACKOFF_NS;
 		}
 	}
 	return NULL;
 }
 
-static unsigned libfuzzer_timeout(void)
+static void start(void)
+{
+	wd.pid = getpid();
+	wd.stall_ns = rt.cfg.stall_ms * 1000000;
+	if (!wd.source[0]) {
+		wd.deadline_ns = rt.cfg.timeout_ms * 1000000;
+		wd.grace_ns = wd.deadline_ns / 8 > 1000000000ull ? wd.deadline_ns / 8 : 1000000000ull;
+		snprintf(wd.source, sizeof wd.source, "SCHEDFUZZ_TIMEOUT=%llu s",
+			 (unsigned long long)(rt.cfg.timeout_ms / 1000));
+	}
+	struct sigaction sa;
+	rt_memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_signal;
+	/* A blocking call the program made goes on after the preemption. */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(WD_SIGNAL, &sa, &wd.previous);
+	if (wd.previous.sa_sigaction == on_signal) /* installed before a fork */
+		wd.previous.sa_handler = SIG_DFL;
+	if (!wd.stall_ns && !wd.deadline_ns)
+		return;
+	/* glibc's backtrace loads the unwinder on first use: not in the
+	 * signal handler that reports a stuck thread, then. */
+	void *frame;
+	struct rt_thread *self = rt_self;
+	rt_self = NULL; /* its pthread_once is no scheduling point */
+	backtrace(&frame, 1);
+	rt_self = self;
+	pthread_t th;
+	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
+		REAL(pthread_detach)(th);
+}
+
+void rt_watchdog_libfuzzer(void)
 {
 	unsigned t = LIBFUZZER_DEFAULT_TIMEOUT;
 	for (int i = 1; i < rt_main_argc; i++) {
@@ -77,18 +265,10 @@ static unsigned libfuzzer_timeout(void)
 		if (!strncmp(a, "-timeout=", 9) && atoi(a + 9) > 0)
 			t = (unsigned)atoi(a + 9); /* the last one wins, as in libFuzzer */
 	}
-	return t;
-}
-
-void rt_watchdog_start(void)
-{
-	wd.timeout_s = libfuzzer_timeout();
-	uint64_t ms = (uint64_t)wd.timeout_s * 1000;
+	uint64_t ms = (uint64_t)t * 1000;
 	wd.deadline_ns = ms * 3 / 4 * 1000000;
 	wd.grace_ns = ms / 8 * 1000000;
-	pthread_t th;
-	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
-		REAL(pthread_detach)(th);
+	snprintf(wd.source, sizeof wd.source, "3/4 of libFuzzer's -timeout=%u", t);
 }
 
 uint64_t rt_watchdog_deadline_ms(void)
@@ -96,18 +276,44 @@ uint64_t rt_watchdog_deadline_ms(void)
 	return wd.deadline_ns / 1000000;
 }
 
+const char *rt_watchdog_deadline_source(void)
+{
+	return wd.source;
+}
+
 bool rt_watchdog_expired(void)
 {
-	return rt.watched && atomic_load(&wd.expired) == atomic_load(&wd.serial);
+	return atomic_load(&wd.expired) == atomic_load(&wd.serial);
 }
 
 void rt_watchdog_begin(void)
 {
+	if (wd.pid != getpid()) /* the first execution of this process */
+		start();
 	atomic_store(&wd.start_ns, now_ns());
 	atomic_fetch_add(&wd.serial, 1);
 }
 
 void rt_watchdog_end(void)
 {
-	atomic_fetch_add(&wd.serial, 1);
+	if (atomic_load(&wd.serial) & 1)
+		atomic_fetch_add(&wd.serial, 1);
+}
+
+void rt_watchdog_note(const struct rt_result *first, uint64_t schedules, uint64_t of)
+{
+	uintptr_t addr = first->async_site;
+	bool is_data = false;
+	struct rt_sym sym = { 0 };
+	rt_symbolize(&addr, &is_data, &sym, 1);
+	const char *where = sym.text[0] ? sym.text : sym.func[0] ? sym.func : "?";
+	fprintf(stderr,
+		"schedfuzz: note: %s%" PRIu64 " of %" PRIu64 " schedules, a thread reached no "
+		"scheduling point for %" PRIu64 " ms while others could run (first T%" PRIu32
+		" at %s%s%s): code the runtime cannot see spins or blocks there (inline assembly, "
+		"an uninstrumented library, a raw futex). The watchdog preempted it "
+		"asynchronously, at a moment the clock chose, so such schedules may not replay "
+		"exactly (SCHEDFUZZ_STALL_MS sets the wait)\n",
+		of > 1 ? "in " : "", schedules, of, rt.cfg.stall_ms, first->async_tid, where,
+		sym.func[0] && sym.text[0] ? " in " : "", sym.text[0] ? sym.func : "");
 }

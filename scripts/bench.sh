@@ -15,6 +15,12 @@
 #   asan_zoo_found, asan_exec_ratio  the ASan mode (scripts/bench/asan.sh):
 #              the memory-error zoo found and replayed, and the harness in
 #              the ASan mode against the same harness with plain ASan
+#   liveness_false_alarms, liveness_found, liveness_asm_lock_max_schedule_s
+#              the liveness probes (scripts/bench/liveness.sh): correct
+#              programs that spin, churn threads or run long, 20,000
+#              schedules of the portfolio and 3,000 per pinned strategy
+#              each, with no report; a bug behind exit() found; the
+#              slowest schedule of a spin lock written in inline assembly
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
 # with --quick), beside PCT's lower bound; the coverage ablation
@@ -72,6 +78,11 @@ t_none=$(SCHEDFUZZ_COVERAGE=none elapsed "$work/harness_sf" -runs="$runs" -seed=
 t_both=$(SCHEDFUZZ_COVERAGE=both elapsed "$work/harness_sf" -runs="$runs" -seed=1 "$work/c4")
 echo "cov_exec_ratio: $(awk -v a="$t_none" -v b="$t_both" 'BEGIN { printf "%.2f", a / b }')"
 "$top/scripts/bench/asan.sh" "$runs"
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/liveness.sh" --quick
+else
+	"$top/scripts/bench/liveness.sh"
+fi
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
 "$top/scripts/bench/strategies.sh" "$table_runs"

@@ -66,6 +66,8 @@ static void init_tables(void)
 	pair(SX_NOTIFY, SX_NOTIFY);
 	pair(SX_SYNC, SX_SYNC);
 	pair(SX_EXIT, SX_JOIN_TRY);
+	for (int op = 0; op < SX_OP_COUNT; op++)
+		pair(SX_END, (enum sx_op)op);
 }
 
 static bool races(uint8_t a, uint8_t b)
@@ -85,7 +87,15 @@ static bool ordered(uint8_t a, uint8_t b)
 /* Operations filed under K_ALL alone. */
 static bool on_all(uint8_t op)
 {
-	return op == SX_JOIN_ALL || op == SX_JOIN_TRY;
+	return op == SX_JOIN_ALL || op == SX_JOIN_TRY || op == SX_END;
+}
+
+static bool ends(const struct sx_item *a, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].op == SX_END)
+			return true;
+	return false;
 }
 
 /* Can steps with these items not be swapped, or does one enable the
@@ -93,6 +103,8 @@ static bool on_all(uint8_t op)
 static bool steps_dependent(const struct sx_item *a, uint32_t na, const struct sx_item *b,
 			    uint32_t nb)
 {
+	if (ends(a, na) || ends(b, nb))
+		return true; /* nothing happens after the process ends */
 	for (uint32_t i = 0; i < na; i++)
 		for (uint32_t j = 0; j < nb; j++) {
 			const struct sx_item *x = &a[i], *y = &b[j];
@@ -327,6 +339,29 @@ static void scan_key(struct run *r, uint64_t key, uint8_t op, uint8_t mask, uint
 	}
 }
 
+static void found_add(struct run *r, uint32_t trans)
+{
+	r->found = grow_array(r->found, &r->cap_found, r->nfound + 1, sizeof *r->found, &r->ok);
+	if (r->nfound < r->cap_found)
+		r->found[r->nfound++] = trans;
+}
+
+/* Collect the latest transition before hi of every thread but p that
+ * does not happen before p's step (clock C): what ending the process
+ * races with. */
+static void scan_threads(struct run *r, uint32_t p, const int32_t *C, uint32_t hi)
+{
+	uint64_t seen[4] = { 0 };
+	for (uint32_t x = hi; x-- > 0;) {
+		uint32_t q = r->tr[x].tid;
+		if (q == p || q >= 256 || (seen[q >> 6] >> (q & 63) & 1))
+			continue;
+		seen[q >> 6] |= 1ull << (q & 63);
+		if (!(q < r->nthr && C[q] >= (int32_t)x))
+			found_add(r, x);
+	}
+}
+
 static int by_descending(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -342,8 +377,15 @@ static void races_of(struct run *r, uint32_t p, int32_t prev, uint32_t hi, const
 	if (i0 == UINT32_MAX || i0 > hi)
 		return;
 	r->nfound = 0;
+	/* Any step, one without items too (a thread's start), races with
+	 * an earlier end of the process: it would not happen after it. */
+	scan_key(r, K_ALL, SX_SYNC, 0, p, C, i0, stmt);
 	for (uint32_t i = 0; i < nitems; i++) {
 		const struct sx_item *it = &items[i];
+		if (it->op == SX_END) {
+			scan_threads(r, p, C, hi);
+			continue;
+		}
 		if (on_all(it->op)) {
 			scan_key(r, K_ALL, it->op, 0, p, C, i0, stmt);
 			continue;
@@ -358,8 +400,12 @@ static void races_of(struct run *r, uint32_t p, int32_t prev, uint32_t hi, const
 		uint32_t j = r->found[x];
 		if (x > 0 && j == r->found[x - 1])
 			continue;
-		/* j is the latest racing transition at the states (j, upper]. */
-		if (enabled_within(r, p, j, upper))
+		/* j is the latest racing transition at the states (j, upper].
+		 * After the end of the process there is no state: p races
+		 * with the end if it was enabled just before it. */
+		bool before_end = ends(r->tr[j].item, r->tr[j].nitems) &&
+				  first_enabled_after(r, p, (int64_t)j - 1) == j;
+		if (enabled_within(r, p, j, upper) || before_end)
 			backtrack_at(r, j, p, C);
 		upper = j;
 	}

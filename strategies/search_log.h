@@ -39,6 +39,7 @@ enum sx_op {
 	SX_JOIN,       /* waited for the thread keyed to end */
 	SX_JOIN_ALL,   /* waited for every other thread to end (a harness's end) */
 	SX_JOIN_TRY,   /* asked whether a thread has ended (tryjoin): any exit */
+	SX_END,        /* ended the process (exit, main's return): every other step races it */
 	SX_OP_COUNT
 };
 

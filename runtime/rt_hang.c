@@ -1,0 +1,75 @@
+/* rt_hang.c - when an execution that does not end is a hang, and how it
+ * is reported.
+ *
+ * Steps alone never make a hang: a long computation, or a thread that
+ * waits for a flag while nobody else can run, only runs out of time (the
+ * watchdog's deadline). What steps can show is a livelock: several threads
+ * take turns and none makes progress (rt_sched.c says what progress is)
+ * for SCHEDFUZZ_MAX_STEPS steps, e.g. two threads that yield to each other
+ * forever. A hang that is out of time is reported by the thread that runs:
+ * at its next scheduling point if it passes them, else from the watchdog's
+ * signal, with its stack, since its site says nothing then. */
+#define _GNU_SOURCE
+#include <execinfo.h>
+
+#include "rt_internal.h"
+
+void rt_stall_limit_passed(void)
+{
+	if (rt_watchdog_expired())
+		rt_fail(F_HANG, NULL, "still running after %llu ms (%s; %llu scheduling points)",
+			(unsigned long long)rt_watchdog_deadline_ms(), rt_watchdog_deadline_source(),
+			(unsigned long long)rt.step);
+	if (rt.stalled >= rt.cfg.livelock_steps) {
+		if (rt.stalled_switches > 0)
+			rt_fail(F_HANG, NULL,
+				"livelock: no thread made progress in %llu scheduling points, "
+				"while threads took turns %llu times (SCHEDFUZZ_MAX_STEPS)",
+				(unsigned long long)rt.stalled,
+				(unsigned long long)rt.stalled_switches);
+		rt.stalled = 0; /* one thread alone: only the clock can tell that it hangs */
+		return;
+	}
+	rt.stall_limit = rt.cfg.livelock_steps; /* lowered for an execution that has ended */
+}
+
+void rt_fail_timeout_at(const void *pc)
+{
+	struct rt_thread *self = rt_self;
+	void *frames[RT_STACK_MAX + 8];
+	/* Uncontrolled meanwhile: the unwinder's own pthread_once is no
+	 * scheduling point. */
+	rt_self = NULL;
+	int n = backtrace(frames, RT_STACK_MAX + 8);
+	rt_self = self;
+	/* Our own frames (this one, the handler, the signal trampoline) end
+	 * where the interrupted code begins: at pc, which is one past the
+	 * interrupted instruction, as sites are. */
+	int first = 0;
+	while (first < n && (uintptr_t)frames[first] + 1 != (uintptr_t)pc)
+		first++;
+	if (first == n) {
+		frames[0] = (void *)pc;
+		n = 1;
+		first = 0;
+	} else {
+		frames[first] = (void *)pc;
+	}
+	rt_report_stack(self->tid, frames + first, n - first);
+	rt_fail(F_HANG, pc,
+		"T%d reached no scheduling point since the execution ran out of time (%s): "
+		"blocked in a call the runtime does not control, or computing without touching "
+		"shared memory",
+		self->tid, rt_watchdog_deadline_source());
+}
+
+void rt_fail_stuck(void)
+{
+	/* Not a controlled thread: the report names the running one. */
+	struct rt_thread *running = rt.running;
+	rt_fail(F_HANG, running ? running->site : NULL,
+		"T%d reached no scheduling point since the execution ran out of time (%s), and "
+		"did not take the watchdog's signal: blocked in a call the runtime does not "
+		"control, with signals blocked",
+		running ? running->tid : -1, rt_watchdog_deadline_source());
+}
