@@ -321,6 +321,10 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 		fprintf(stderr, "schedfuzz: replay reproduced the failure "
 				"(same interleaving, %" PRIu64 " steps)\n",
 			first->steps);
+	else if (again.failed && first->out_of_time && shared->out_of_time)
+		fprintf(stderr, "schedfuzz: replay reproduced the hang (it ran out of time again, "
+				"at a step the clock chose: %" PRIu64 " steps, then %" PRIu64 ")\n",
+			first->steps, shared->steps);
 	else if (first->async || shared->async)
 		fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: a "
 				"thread was preempted asynchronously, at a moment the clock chose "

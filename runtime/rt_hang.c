@@ -14,12 +14,21 @@
 
 #include "rt_internal.h"
 
+/* The hang about to be reported ends where the clock ran out. */
+static void out_of_time(void)
+{
+	if (rt.result)
+		rt.result->out_of_time = 1;
+}
+
 void rt_stall_limit_passed(void)
 {
-	if (rt_watchdog_expired())
+	if (rt_watchdog_expired()) {
+		out_of_time();
 		rt_fail(F_HANG, NULL, "still running after %llu ms (%s; %llu scheduling points)",
 			(unsigned long long)rt_watchdog_deadline_ms(), rt_watchdog_deadline_source(),
 			(unsigned long long)rt.step);
+	}
 	if (rt.stalled >= rt.cfg.livelock_steps) {
 		if (rt.stalled_switches > 0)
 			rt_fail(F_HANG, NULL,
@@ -56,6 +65,7 @@ void rt_fail_timeout_at(const void *pc)
 		frames[first] = (void *)pc;
 	}
 	rt_report_stack(self->tid, frames + first, n - first);
+	out_of_time();
 	rt_fail(F_HANG, pc,
 		"T%d reached no scheduling point since the execution ran out of time (%s): "
 		"blocked in a call the runtime does not control, or computing without touching "
@@ -67,6 +77,7 @@ void rt_fail_stuck(void)
 {
 	/* Not a controlled thread: the report names the running one. */
 	struct rt_thread *running = rt.running;
+	out_of_time();
 	rt_fail(F_HANG, running ? running->site : NULL,
 		"T%d reached no scheduling point since the execution ran out of time (%s), and "
 		"did not take the watchdog's signal: blocked in a call the runtime does not "

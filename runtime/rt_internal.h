@@ -240,6 +240,7 @@ struct rt_result {
 	uint64_t steps;
 	uint64_t fingerprint; /* of the interleaving: tids, kinds, sites */
 	uint64_t decisions;
+	uint32_t out_of_time; /* a hang the clock ended, at a step it chose */
 	/* What the explorer's plan generator learns from (generate.h). */
 	struct sf_estimates seen;
 	/* Asynchronous preemptions (rt_watchdog.c): the execution did not

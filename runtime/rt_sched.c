@@ -664,8 +664,10 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.stall_limit = rt.cfg.livelock_steps;
 	rt.held_off = 0;
 	rt.busy = 0;
-	if (rt.result)
+	if (rt.result) {
 		rt.result->async = 0;
+		rt.result->out_of_time = 0;
+	}
 	rt.ndecisions = 0;
 	rt.preemptions = 0;
 	rt.last_tid = 0;

@@ -120,15 +120,26 @@ static void ask(const struct rt_thread *t, enum wd_request what, uint64_t step)
 	syscall(SYS_rt_tgsigqueueinfo, wd.pid, t->ktid, WD_SIGNAL, &si);
 }
 
+/* The bounds of the runtime's code (rt_section.h). */
+extern const char __start_schedfuzz_text[] __attribute__((weak));
+extern const char __stop_schedfuzz_text[] __attribute__((weak));
+
+/* Where the signal interrupted the thread, +1: reports treat sites as
+ * return addresses and look one byte back. NULL if unknown. */
 static const void *interrupted_pc(void *uctx)
 {
 #ifdef REG_RIP
-	/* +1: reports treat sites as return addresses and look one byte back. */
 	return uctx ? (const void *)(((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] + 1) : NULL;
 #else
 	(void)uctx;
 	return NULL;
 #endif
+}
+
+static bool in_runtime(const void *pc)
+{
+	const char *p = (const char *)pc - 1;
+	return !pc || (p >= __start_schedfuzz_text && p < __stop_schedfuzz_text);
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uctx)
@@ -145,15 +156,16 @@ static void on_signal(int sig, siginfo_t *si, void *uctx)
 		return;
 	}
 	uint64_t v = (uint64_t)(uintptr_t)si->si_value.sival_ptr;
-	/* Act only if self still runs at the step the watchdog saw: then it
-	 * has been outside the runtime's bookkeeping all along (the runtime
-	 * passes a step or parks within microseconds), so its state is
-	 * consistent and nobody else runs. */
+	const void *pc = interrupted_pc(uctx);
+	/* Act only if self still runs at the step the watchdog saw, and the
+	 * signal did not land in the runtime itself (its own code, or a call
+	 * that may block): then the runtime's state is consistent and nobody
+	 * else runs. Otherwise the watchdog asks again later. */
 	if (self && rt.active && !rt.reported && !rt.busy && rt.running == self &&
-	    rt.step == v >> 1) {
+	    rt.step == v >> 1 && !in_runtime(pc)) {
 		if ((v & 1) == WD_REPORT)
-			rt_fail_timeout_at(interrupted_pc(uctx));
-		rt_preempt_async(self, interrupted_pc(uctx));
+			rt_fail_timeout_at(pc);
+		rt_preempt_async(self, pc);
 	}
 	errno = saved_errno;
 }
@@ -177,6 +189,7 @@ static void *watch(void *arg)
 		period = 1000000;
 
 	uint64_t serial_seen = 0, step_seen = 0, since = 0, cpu_since = 0, backoff = wd.stall_ns;
+	struct rt_thread *running_seen = NULL;
 	uint64_t flagged = 0, flagged_at = 0, reported_at = 0;
 	for (;;) {
 		nap(period);
@@ -186,13 +199,20 @@ static void *watch(void *arg)
 		uint64_t now = now_ns();
 		uint64_t step = __atomic_load_n(&rt.step, __ATOMIC_RELAXED);
 		struct rt_thread *running = __atomic_load_n(&rt.running, __ATOMIC_RELAXED);
-		if (serial != serial_seen || step != step_seen) {
+		bool moved = serial != serial_seen || step != step_seen || running != running_seen;
+		if (moved) {
 			serial_seen = serial;
 			step_seen = step;
+			running_seen = running;
 			since = now;
 			cpu_since = running ? cpu_ns(running->ktid) : 0;
 			backoff = wd.stall_ns;
 		}
+		/* It reached no scheduling point while it computed or slept for
+		 * ns: not while it only waited for a CPU. */
+		uint64_t ns = now - since;
+		bool stuck = running && !moved &&
+			     (cpu_ns(running->ktid) - cpu_since >= ns / 2 || asleep(running->ktid));
 		if (wd.deadline_ns && now - atomic_load(&wd.start_ns) >= wd.deadline_ns) {
 			if (flagged != serial) {
 				flagged = serial;
@@ -200,19 +220,22 @@ static void *watch(void *arg)
 				reported_at = 0;
 				atomic_store(&wd.expired, serial);
 				__atomic_store_n(&rt.stall_limit, 0, __ATOMIC_RELEASE);
-			} else if (!reported_at && now - flagged_at >= period * 2 && step == step_seen &&
-				   running) {
-				/* Still no scheduling point: it is stuck outside. */
+			} else if (now - flagged_at >= period * 2 && stuck && ns >= period * 2 &&
+				   now - reported_at >= period * 2) {
+				/* Still no scheduling point: it is stuck outside.
+				 * Asked again until it answers (it may have been in
+				 * the runtime), and reported from here if it never
+				 * does (it has the signal blocked). */
 				ask(running, WD_REPORT, step);
-				reported_at = now;
-			} else if (reported_at && now - reported_at >= wd.grace_ns &&
-				   atomic_load(&wd.serial) == serial) {
-				rt_fail_stuck();
+				if (!reported_at)
+					reported_at = now;
 			}
+			if (reported_at && now - reported_at >= wd.grace_ns &&
+			    atomic_load(&wd.serial) == serial)
+				rt_fail_stuck();
 			continue;
 		}
-		if (wd.stall_ns && running && now - since >= backoff &&
-		    (cpu_ns(running->ktid) - cpu_since >= backoff || asleep(running->ktid))) {
+		if (wd.stall_ns && stuck && ns >= backoff) {
 			ask(running, WD_PREEMPT, step);
 			since = now;
 			cpu_since = cpu_ns(running->ktid);
