@@ -10,10 +10,12 @@
  * business (pct.c, rpro.c, pctvb.c).
  *
  * Departures, and why:
- * - Starvation guard (001 section 4): a thread the runtime reports as
- *   starving (it yielded or spun past RT_SPIN_LIMIT = 100 times without
- *   progress) drops below every thread, including those lowered by change
- *   points, so a spin loop cannot keep a waiting thread from running.
+ * - Starvation guard (001 section 4; CHESS's fair scheduling): a thread
+ *   the runtime reports as starving (100 steps without progress, a whole
+ *   time slice of 20,000 steps, or a spin the watchdog had to preempt:
+ *   docs/liveness.md) drops below every thread, including those lowered by
+ *   change points, so no priority keeps a runnable thread from running
+ *   forever.
  * - A thread whose wait could only end by timing out runs only when no
  *   other thread can, whatever its priority: virtual time passes only
  *   when nothing else can happen.

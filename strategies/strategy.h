@@ -43,7 +43,8 @@ enum strat_choice {
 
 enum strat_note {
 	STRAT_NOTE_THREAD_CREATED, /* tid was created */
-	STRAT_NOTE_STARVING,       /* tid yielded or spun past the fairness limit */
+	STRAT_NOTE_STARVING,       /* tid must give way: no progress, a whole time slice, or a
+				    * spin the watchdog preempted (docs/liveness.md) */
 	STRAT_NOTE_COUNT
 };
 
