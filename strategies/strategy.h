@@ -17,8 +17,11 @@
 /* Thread ids a strategy must handle: 0 .. STRAT_MAX_THREADS-1. */
 #define STRAT_MAX_THREADS 128
 
-/* One thread that may take the next step. Thread ids are creation-order
- * numbers: 0 is the thread that started the execution. */
+/* One thread that may take the next step. Thread ids are the runtime's
+ * slots, given in creation order: 0 is the thread that started the
+ * execution, and the slot of a thread that is gone for good (joined, or
+ * detached and ended) goes to the next one created (a THREAD_CREATED note
+ * says so). */
 struct strat_candidate {
 	uint16_t tid;
 	/* 1 when this thread's pending operation cannot complete and it would
