@@ -22,13 +22,14 @@
  * and taking and releasing locks (which leaves them as they were) are no
  * progress: that is what every retry loop does, over one address or
  * several (a seqlock reader, a queue consumer polling head and tail, a
- * spin lock with or without sched_yield, a flag polled under a mutex). A thread gives way to the others
- * after RT_SPIN_LIMIT own steps without progress, and after RT_SLICE own
- * steps in a row whatever it does (a time slice: a thread busy forever
- * cannot starve the others either); the strategy hears of it and lowers
- * the thread. A livelock is reported only when no thread has made progress
- * for SCHEDFUZZ_MAX_STEPS steps while several took turns; one thread alone
- * is never a hang by steps, only by the wall clock (rt_watchdog.c). */
+ * spin lock with or without sched_yield, a flag polled under a mutex).
+ * A thread gives way to the others after RT_SPIN_LIMIT own steps without
+ * progress, and after RT_SLICE own steps in a row whatever it does (a time
+ * slice: a thread busy forever cannot starve the others either); the
+ * strategy hears of it and lowers the thread. A livelock is reported only
+ * when no thread has made progress for SCHEDFUZZ_MAX_STEPS steps while
+ * several took turns; one thread alone is never a hang by steps, only by
+ * the wall clock (rt_watchdog.c). docs/liveness.md says it all at length. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
