@@ -19,6 +19,12 @@
 
 #include "rt_internal.h"
 
+/* The hooks are not the runtime's section (rt_section.h): until they call
+ * into the runtime they change none of its state, and a thread that spins
+ * in a loop whose accesses the hooks wave through (its own stack) spends
+ * its time here, where the watchdog must be able to preempt it. */
+#pragma clang section text = "schedfuzz_hooks"
+
 #define HOOK RT_EXPORT
 
 static inline struct rt_thread *controlled_at(uintptr_t a)
@@ -136,11 +142,14 @@ static inline __attribute__((always_inline)) void *caller_frame(void)
 #define ASAN_CHECK(p, size, is_write, pc) ((void)0)
 #endif
 
-/* Always inlined, so that the frames ASAN_CHECK names are the hook's. */
+/* Always inlined, so that the frames ASAN_CHECK names are the hook's.
+ * An atomic is a scheduling point even on the thread's own stack: an
+ * atomic there is shared on purpose (an MCS lock's queue node, a flag
+ * whose address another thread was given). */
 static inline __attribute__((always_inline)) struct rt_thread *
 atomic_point(const volatile void *p, uint32_t size, enum rt_ev ev, const void *pc)
 {
-	struct rt_thread *t = controlled_at((uintptr_t)p);
+	struct rt_thread *t = rt_self;
 	if (t)
 		rt_point(t, ev, (uintptr_t)p, NULL, size, pc);
 	ASAN_CHECK(p, size, ev != EV_ATOMIC_LOAD, pc);

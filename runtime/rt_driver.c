@@ -71,6 +71,9 @@ extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 extern int LLVMFuzzerRunDriver(int *argc, char ***argv,
 			       int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
+/* Where the explorer keeps its last quiet child's output (-1: nowhere). */
+static int kept_output = -1;
+
 uint64_t rt_env_u64(const char *name, uint64_t dflt)
 {
 	const char *s = getenv(name);
@@ -248,6 +251,7 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	struct rt_child c = { 0 };
 	rt_memset(shared, 0, sizeof *shared);
 	if (quiet_fd >= 0) { /* only this child's output is kept */
+		kept_output = quiet_fd;
 		ftruncate(quiet_fd, 0);
 		lseek(quiet_fd, 0, SEEK_SET);
 	}
@@ -305,7 +309,9 @@ int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, siz
 }
 
 /* Replay a failing input in a fresh child, output visible, and say whether
- * it failed the same way (kind, steps and interleaving). */
+ * it failed the same way (kind, steps and interleaving). When it did not,
+ * the first run's own words are shown, since the replay's report is not
+ * its report. */
 void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 			 const struct rt_result *first, int argc, char **argv, char **envp,
 			 struct rt_result *shared, unsigned timeout)
@@ -328,11 +334,19 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 	else if (first->async || shared->async)
 		fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: a "
 				"thread was preempted asynchronously, at a moment the clock chose "
-				"(see the note above)\n");
+				"(see the note below)\n");
 	else
 		fprintf(stderr, "schedfuzz: WARNING: the replay differed from the first run: "
 				"the program depends on something outside the schedule "
 				"(time, randomness, uncontrolled threads)\n");
+	bool same = again.failed && shared->fail == first->fail &&
+		    (shared->fingerprint == first->fingerprint || first->out_of_time);
+	if (!same && kept_output >= 0) {
+		fprintf(stderr, "schedfuzz: the first run said:\n");
+		rt_show_child_output(kept_output);
+	}
+	if (first->async || shared->async)
+		rt_watchdog_note(first->async ? first : shared, 1, 1);
 }
 
 void rt_show_child_output(int quiet_fd)
@@ -407,8 +421,6 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			async_first = *shared;
 		if (!c.failed)
 			continue;
-		if (shared->async)
-			rt_watchdog_note(shared, 1, 1);
 
 		failures++;
 		struct rt_result first = *shared;

@@ -25,7 +25,10 @@ void rt_stall_limit_passed(void)
 {
 	if (rt_watchdog_expired()) {
 		out_of_time();
-		rt_fail(F_HANG, NULL, "still running after %llu ms (%s; %llu scheduling points)",
+		rt_fail(F_HANG, NULL,
+			"still running after %llu ms (%s; %llu scheduling points): an endless "
+			"loop, or a program this slow under this schedule (--timeout sets the "
+			"limit)",
 			(unsigned long long)rt_watchdog_deadline_ms(), rt_watchdog_deadline_source(),
 			(unsigned long long)rt.step);
 	}
@@ -64,7 +67,12 @@ void rt_fail_timeout_at(const void *pc)
 	} else {
 		frames[first] = (void *)pc;
 	}
-	rt_report_stack(self->tid, frames + first, n - first);
+	/* The program's frames only: the thread's start in the runtime, and
+	 * glibc's beneath it, say nothing. */
+	int end = first + 1;
+	while (end < n && !rt_in_runtime_code(frames[end]))
+		end++;
+	rt_report_stack(self->tid, frames + first, end - first);
 	out_of_time();
 	rt_fail(F_HANG, pc,
 		"T%d reached no scheduling point since the execution ran out of time (%s): "

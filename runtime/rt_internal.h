@@ -600,6 +600,8 @@ RT_HIDDEN void rt_watchdog_libfuzzer(void);
 /* Has this execution run out of time? After how long: */
 RT_HIDDEN bool rt_watchdog_expired(void);
 RT_HIDDEN uint64_t rt_watchdog_deadline_ms(void);
+/* Is this return address (or pc + 1) in the runtime's own code? */
+RT_HIDDEN bool rt_in_runtime_code(const void *pc);
 /* What the deadline was taken from, for reports ("SCHEDFUZZ_TIMEOUT=30"). */
 RT_HIDDEN const char *rt_watchdog_deadline_source(void);
 /* Say that schedules of this run (first: the first of them) were

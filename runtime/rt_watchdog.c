@@ -63,6 +63,7 @@ static struct {
 	_Atomic uint64_t serial; /* odd while an execution runs */
 	_Atomic uint64_t start_ns;
 	_Atomic uint64_t expired; /* the serial the watchdog found out of time */
+	_Atomic bool declined; /* the signal landed in the runtime: ask again soon */
 } wd;
 
 static uint64_t now_ns(void)
@@ -136,10 +137,38 @@ static const void *interrupted_pc(void *uctx)
 #endif
 }
 
-static bool in_runtime(const void *pc)
+bool rt_in_runtime_code(const void *pc)
 {
 	const char *p = (const char *)pc - 1;
 	return !pc || (p >= __start_schedfuzz_text && p < __stop_schedfuzz_text);
+}
+
+/* The ABI hooks' bounds (rt_abi.c). */
+extern const char __start_schedfuzz_hooks[] __attribute__((weak));
+extern const char __stop_schedfuzz_hooks[] __attribute__((weak));
+
+static bool in_hooks(const void *pc)
+{
+	const char *p = (const char *)pc - 1;
+	return p >= __start_schedfuzz_hooks && p < __stop_schedfuzz_hooks;
+}
+
+/* Where the program was at pc: pc itself, or, in a hook, its caller. */
+static const void *program_pc(const void *pc)
+{
+	if (!in_hooks(pc))
+		return pc;
+	void *frames[16];
+	struct rt_thread *self = rt_self;
+	rt_self = NULL; /* the unwinder's own calls are no scheduling points */
+	int n = backtrace(frames, 16);
+	rt_self = self;
+	for (int i = 0; i < n; i++)
+		if ((uintptr_t)frames[i] + 1 == (uintptr_t)pc)
+			for (int k = i + 1; k < n; k++)
+				if (!in_hooks(frames[k]) && !rt_in_runtime_code(frames[k]))
+					return frames[k];
+	return pc;
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uctx)
@@ -161,11 +190,14 @@ static void on_signal(int sig, siginfo_t *si, void *uctx)
 	 * signal did not land in the runtime itself (its own code, or a call
 	 * that may block): then the runtime's state is consistent and nobody
 	 * else runs. Otherwise the watchdog asks again later. */
-	if (self && rt.active && !rt.reported && !rt.busy && rt.running == self &&
-	    rt.step == v >> 1 && !in_runtime(pc)) {
-		if ((v & 1) == WD_REPORT)
-			rt_fail_timeout_at(pc);
-		rt_preempt_async(self, pc);
+	if (self && rt.active && !rt.reported && rt.running == self && rt.step == v >> 1) {
+		if (rt.busy || rt_in_runtime_code(pc)) {
+			atomic_store(&wd.declined, true);
+		} else {
+			if ((v & 1) == WD_REPORT)
+				rt_fail_timeout_at(program_pc(pc));
+			rt_preempt_async(self, rt.result && rt.result->async ? pc : program_pc(pc));
+		}
 	}
 	errno = saved_errno;
 }
@@ -189,6 +221,7 @@ static void *watch(void *arg)
 		period = 1000000;
 
 	uint64_t serial_seen = 0, step_seen = 0, since = 0, cpu_since = 0, backoff = wd.stall_ns;
+	uint64_t asked_since = 0, asked_cpu = 0, asked_backoff = 0; /* before the last ask */
 	struct rt_thread *running_seen = NULL;
 	uint64_t flagged = 0, flagged_at = 0, reported_at = 0;
 	for (;;) {
@@ -200,6 +233,12 @@ static void *watch(void *arg)
 		uint64_t step = __atomic_load_n(&rt.step, __ATOMIC_RELAXED);
 		struct rt_thread *running = __atomic_load_n(&rt.running, __ATOMIC_RELAXED);
 		bool moved = serial != serial_seen || step != step_seen || running != running_seen;
+		if (atomic_exchange(&wd.declined, false) && !moved) {
+			/* Caught inside the runtime: that was no answer. */
+			since = asked_since;
+			cpu_since = asked_cpu;
+			backoff = asked_backoff;
+		}
 		if (moved) {
 			serial_seen = serial;
 			step_seen = step;
@@ -208,11 +247,12 @@ static void *watch(void *arg)
 			cpu_since = running ? cpu_ns(running->ktid) : 0;
 			backoff = wd.stall_ns;
 		}
-		/* It reached no scheduling point while it computed or slept for
-		 * ns: not while it only waited for a CPU. */
+		/* Since its last scheduling point, the running thread has been
+		 * there for ns of wall time, of which it computed for cpu; a
+		 * thread that only waits for a CPU (a busy machine) has not
+		 * spun at all. */
 		uint64_t ns = now - since;
-		bool stuck = running && !moved &&
-			     (cpu_ns(running->ktid) - cpu_since >= ns / 2 || asleep(running->ktid));
+		uint64_t cpu = running && !moved ? cpu_ns(running->ktid) - cpu_since : 0;
 		if (wd.deadline_ns && now - atomic_load(&wd.start_ns) >= wd.deadline_ns) {
 			if (flagged != serial) {
 				flagged = serial;
@@ -220,12 +260,13 @@ static void *watch(void *arg)
 				reported_at = 0;
 				atomic_store(&wd.expired, serial);
 				__atomic_store_n(&rt.stall_limit, 0, __ATOMIC_RELEASE);
-			} else if (now - flagged_at >= period * 2 && stuck && ns >= period * 2 &&
-				   now - reported_at >= period * 2) {
-				/* Still no scheduling point: it is stuck outside.
-				 * Asked again until it answers (it may have been in
-				 * the runtime), and reported from here if it never
-				 * does (it has the signal blocked). */
+			} else if (running && !moved && now - flagged_at >= period * 2 &&
+				   ns >= period * 2 && now - reported_at >= period * 2) {
+				/* Out of time, and no scheduling point since: it is
+				 * stuck outside. Asked again until it answers (it
+				 * may have been in the runtime, or off the CPU), and
+				 * reported from here if it never does (it has the
+				 * signal blocked). */
 				ask(running, WD_REPORT, step);
 				if (!reported_at)
 					reported_at = now;
@@ -235,8 +276,12 @@ static void *watch(void *arg)
 				rt_fail_stuck();
 			continue;
 		}
-		if (wd.stall_ns && stuck && ns >= backoff) {
+		if (wd.stall_ns && running && !moved &&
+		    (cpu >= backoff || (ns >= backoff && asleep(running->ktid)))) {
 			ask(running, WD_PREEMPT, step);
+			asked_since = since;
+			asked_cpu = cpu_since;
+			asked_backoff = backoff;
 			since = now;
 			cpu_since = cpu_ns(running->ktid);
 			/* If it still makes no step, nobody else could run: ask
@@ -331,12 +376,13 @@ void rt_watchdog_note(const struct rt_result *first, uint64_t schedules, uint64_
 	rt_symbolize(&addr, &is_data, &sym, 1);
 	const char *where = sym.text[0] ? sym.text : sym.func[0] ? sym.func : "?";
 	fprintf(stderr,
-		"schedfuzz: note: %s%" PRIu64 " of %" PRIu64 " schedules, a thread reached no "
+		"schedfuzz: note: in %" PRIu64 " of %" PRIu64 " schedules, a thread reached no "
 		"scheduling point for %" PRIu64 " ms while others could run (first T%" PRIu32
 		" at %s%s%s): code the runtime cannot see spins or blocks there (inline assembly, "
-		"an uninstrumented library, a raw futex). The watchdog preempted it "
+		"an uninstrumented library, a raw futex, a blocking call, or memory on the "
+		"thread's own stack that another thread writes). The watchdog preempted it "
 		"asynchronously, at a moment the clock chose, so such schedules may not replay "
 		"exactly (SCHEDFUZZ_STALL_MS sets the wait)\n",
-		of > 1 ? "in " : "", schedules, of, rt.cfg.stall_ms, first->async_tid, where,
+		schedules, of, rt.cfg.stall_ms, first->async_tid, where,
 		sym.func[0] && sym.text[0] ? " in " : "", sym.text[0] ? sym.func : "");
 }
