@@ -19,10 +19,12 @@
 
 #include "rt_internal.h"
 
-/* The hooks are not the runtime's section (rt_section.h): until they call
- * into the runtime they change none of its state, and a thread that spins
- * in a loop whose accesses the hooks wave through (its own stack) spends
- * its time here, where the watchdog must be able to preempt it. */
+/* The hooks are not the runtime's section (rt_section.h): a thread that
+ * spins in a loop whose accesses the hooks wave through (its own stack)
+ * spends its time here, where the watchdog must be able to preempt it.
+ * What they change outside the runtime's calls is the thread's own call
+ * context, and the progress counters after an atomic: nothing another
+ * thread reads half-changed. */
 #pragma clang section text = "schedfuzz_hooks"
 
 #define HOOK RT_EXPORT

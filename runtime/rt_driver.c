@@ -189,7 +189,6 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 		rt_fail(F_EXIT, NULL, "main() returned %d", r);
 	/* The threads main() did not join may run until the process ends. */
 	rt_exit_point(rt_self, NULL);
-	rt_exec_end();
 	return r;
 }
 

@@ -3,10 +3,11 @@
  *
  * Steps alone never make a hang: a long computation, or a thread that
  * waits for a flag while nobody else can run, only runs out of time (the
- * watchdog's deadline). What steps can show is a livelock: several threads
- * take turns and none makes progress (rt_sched.c says what progress is)
- * for SCHEDFUZZ_MAX_STEPS steps, e.g. two threads that yield to each other
- * forever. A hang that is out of time is reported by the thread that runs:
+ * watchdog's deadline). What steps can show is a livelock: threads take
+ * turns retrying (yields, failed updates and try-operations) and none
+ * makes progress (rt_sched.c says what progress is) for SCHEDFUZZ_MAX_STEPS
+ * retries, e.g. two threads that yield to each other forever. Reads alone
+ * never count: a long computation repeats them too. A hang that is out of time is reported by the thread that runs:
  * at its next scheduling point if it passes them, else from the watchdog's
  * signal, with its stack, since its site says nothing then. */
 #define _GNU_SOURCE
@@ -21,7 +22,7 @@ static void out_of_time(void)
 		rt.result->out_of_time = 1;
 }
 
-void rt_stall_limit_passed(void)
+void rt_livelock_limit_passed(void)
 {
 	if (rt_watchdog_expired()) {
 		out_of_time();
@@ -32,17 +33,17 @@ void rt_stall_limit_passed(void)
 			(unsigned long long)rt_watchdog_deadline_ms(), rt_watchdog_deadline_source(),
 			(unsigned long long)rt.step);
 	}
-	if (rt.stalled >= rt.cfg.livelock_steps) {
-		if (rt.stalled_switches > 0)
+	if (rt.retries >= rt.cfg.livelock_steps) {
+		if (rt.retry_switches > 0)
 			rt_fail(F_HANG, NULL,
-				"livelock: no thread made progress in %llu scheduling points, "
-				"while threads took turns %llu times (SCHEDFUZZ_MAX_STEPS)",
-				(unsigned long long)rt.stalled,
-				(unsigned long long)rt.stalled_switches);
-		rt.stalled = 0; /* one thread alone: only the clock can tell that it hangs */
+				"livelock: %llu retries and no progress by any thread, while "
+				"threads took turns %llu times (SCHEDFUZZ_MAX_STEPS)",
+				(unsigned long long)rt.retries,
+				(unsigned long long)rt.retry_switches);
+		rt.retries = 0; /* one thread alone: only the clock can tell that it hangs */
 		return;
 	}
-	rt.stall_limit = rt.cfg.livelock_steps; /* lowered for an execution that has ended */
+	rt.livelock_limit = rt.cfg.livelock_steps; /* lowered for an execution that has ended */
 }
 
 void rt_fail_timeout_at(const void *pc)

@@ -5,7 +5,9 @@
  * The invariant everything relies on: during an execution exactly one
  * controlled thread runs (rt.running); every other controlled thread is
  * parked on its own futex word. So runtime state needs no lock: only the
- * running thread reads or writes it, and the futex handoff orders memory. */
+ * running thread reads or writes it, and the futex handoff orders memory.
+ * The one exception is the watchdog's thread (rt_watchdog.c), which reads
+ * rt.step, rt.running and a thread's ktid, and lowers rt.livelock_limit. */
 #ifndef SCHEDFUZZ_RT_INTERNAL_H
 #define SCHEDFUZZ_RT_INTERNAL_H
 
@@ -251,7 +253,7 @@ struct rt_result {
 };
 
 struct rt_config {
-	uint64_t livelock_steps; /* steps without progress before a livelock is reported */
+	uint64_t livelock_steps; /* retries without progress before a livelock is reported */
 	uint64_t stall_ms;       /* no scheduling point this long: preempt (0: never) */
 	uint64_t timeout_ms;     /* an execution's wall-clock limit (0: none) */
 	bool memory_points; /* memory accesses are scheduling points */
@@ -284,18 +286,18 @@ struct rt_state {
 	struct rt_thread *running;
 
 	uint64_t step;
-	/* Livelock: steps since any thread last made progress, and switches
-	 * among them; the limit is the configured one, or 0 once the
-	 * watchdog found the execution out of time. */
-	uint64_t stalled;
-	uint64_t stalled_switches;
-	uint64_t stall_limit;
+	/* Livelock: retries (yields, failed updates and try-operations) since
+	 * any thread last made progress, and switches among them; the limit
+	 * is the configured one, or 0 once the watchdog found the execution
+	 * out of time (the watchdog writes it: read it atomically). */
+	uint64_t retries;
+	uint64_t retry_switches;
+	uint64_t livelock_limit;
 	uint32_t held_off; /* threads with hold_until in the future (a hint) */
 	/* The running thread is inside the runtime in a call that may block
 	 * (a real create or join, writing files at the end): the watchdog
 	 * must not preempt it there, in the middle of the runtime's state. */
 	int busy;
-	bool under_watchdog; /* under libFuzzer: its -timeout sets the deadline */
 	uint64_t ndecisions;
 	uint64_t preemptions; /* switches away from a thread that could go on */
 	int last_tid; /* tid of the previous event, for switch marks */
@@ -450,15 +452,17 @@ static inline void rt_progress(struct rt_thread *self)
 	self->idle = 0;
 	self->hold_until = 0;
 	self->holds = 0;
-	rt.stalled = 0;
-	rt.stalled_switches = 0;
+	rt.retries = 0;
+	rt.retry_switches = 0;
 }
 /* A try-operation (trylock, trywait, tryjoin): a scheduling point that is
  * progress only if the caller then says so with rt_progress. */
 RT_HIDDEN void rt_point_try(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj,
 			    const void *site);
 /* Self is about to end the process (exit(), main's return): the other
- * live threads may run first, as under the OS. Returns once it is picked. */
+ * live threads may run first, as under the OS. Returns once it is picked,
+ * with the result published and the execution still running (exit
+ * handlers run under control). */
 RT_HIDDEN void rt_exit_point(struct rt_thread *self, const void *site);
 /* From the watchdog's signal: self, running, reached no scheduling point
  * for a while at pc. Let the others run; returns when self is picked. */
@@ -660,9 +664,9 @@ RT_HIDDEN RT_NORETURN void rt_fail_deadlock(void);
  * the report about to be made. */
 #define RT_STACK_MAX 16
 RT_HIDDEN void rt_report_stack(int tid, void *const *pcs, int n);
-/* Steps without progress passed their limit: a livelock if more than one
- * thread took part, or out of time if the watchdog lowered the limit. */
-RT_HIDDEN void rt_stall_limit_passed(void);
+/* Retries without progress passed their limit: a livelock if threads took
+ * turns, or out of time if the watchdog lowered the limit. */
+RT_HIDDEN void rt_livelock_limit_passed(void);
 /* The execution ran out of time while self, the running thread, was
  * outside the runtime at pc (from the watchdog's signal). */
 RT_HIDDEN RT_NORETURN void rt_fail_timeout_at(const void *pc);
@@ -673,6 +677,12 @@ RT_HIDDEN RT_NORETURN void rt_unsupported(const char *what, const char *why);
 /* The fatal-signal handlers (on alternate stacks), and the calling
  * thread's alternate stack: call it in every thread that runs an execution. */
 RT_HIDDEN void rt_signals_install(void);
+/* Where a signal interrupted the thread (its ucontext), as a site: one
+ * past the instruction. NULL if unknown. */
+RT_HIDDEN const void *rt_signal_pc(void *uctx);
+/* backtrace(3) of the calling thread, whose calls are then no scheduling
+ * points (the unwinder's pthread_once). */
+RT_HIDDEN int rt_backtrace(void **frames, int n);
 /* Report a failure that another runtime diagnosed, if it is ours (a
  * controlled thread of a running execution) and the first; the caller
  * sees to it that the process ends. */

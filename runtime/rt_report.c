@@ -516,12 +516,8 @@ RT_EXPORT void exit(int status)
 	if (self && rt.active) {
 		if (status != 0)
 			rt_fail(F_EXIT, RT_CALLER(), "exit(%d)", status);
-		if (!rt.harness) {
-			/* The other live threads may run until the process
-			 * really ends, as under the OS. */
+		if (!rt.harness)
 			rt_exit_point(self, RT_CALLER());
-			rt_exec_end();
-		}
 	}
 	REAL(exit)(status);
 }

@@ -27,9 +27,10 @@
  * progress, and after RT_SLICE own steps in a row whatever it does (a time
  * slice: a thread busy forever cannot starve the others either); the
  * strategy hears of it and lowers the thread. A livelock is reported only
- * when no thread has made progress for SCHEDFUZZ_MAX_STEPS steps while
- * several took turns; one thread alone is never a hang by steps, only by
- * the wall clock (rt_watchdog.c). docs/liveness.md says it all at length. */
+ * when threads took turns retrying (yields, failed updates and
+ * try-operations) SCHEDFUZZ_MAX_STEPS times and none made progress; one
+ * thread alone is never a hang by steps, only by the wall clock
+ * (rt_watchdog.c). docs/liveness.md says it all at length. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
@@ -93,14 +94,33 @@ _Static_assert(sizeof rt_wait_names / sizeof rt_wait_names[0] == W_COUNT, "name 
 
 /* ---- futex handoff ------------------------------------------------------ */
 
+/* The system call made here, not through libc's syscall(): a thread
+ * parked in it is then, for the watchdog's signal, inside the runtime's
+ * own code (rt_section.h), where it must not be preempted. */
+static long futex(_Atomic uint32_t *word, int op, uint32_t val)
+{
+#ifdef __x86_64__
+	long r;
+	register void *timeout __asm__("r10") = NULL;
+	__asm__ volatile("syscall"
+			 : "=a"(r)
+			 : "0"((long)SYS_futex), "D"(word), "S"((long)op), "d"((long)val),
+			   "r"(timeout)
+			 : "rcx", "r11", "memory");
+	return r;
+#else
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+#endif
+}
+
 void rt_futex_wait(_Atomic uint32_t *word, uint32_t val)
 {
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+	futex(word, FUTEX_WAIT_PRIVATE, val);
 }
 
 void rt_futex_wake(_Atomic uint32_t *word)
 {
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	futex(word, FUTEX_WAKE_PRIVATE, 1);
 }
 
 static void hand_to(struct rt_thread *next)
@@ -211,6 +231,14 @@ static const uint8_t ev_is_idle[EV_COUNT] = {
 	[EV_RW_UNLOCK] = 1,
 };
 
+/* Events that retry: what a livelock is made of, unlike reads, which a
+ * long computation repeats too (an atomic update that changed its value
+ * is progress after all). */
+static const uint8_t ev_is_retry[EV_COUNT] = {
+	[EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,     [EV_YIELD] = 1,
+	[EV_SLEEP] = 1,	     [EV_MUTEX_TRYLOCK] = 1,
+};
+
 static const uint8_t ev_is_memory[EV_COUNT] = {
 	[EV_READ] = 1,	      [EV_WRITE] = 1,	   [EV_ATOMIC_LOAD] = 1,
 	[EV_ATOMIC_STORE] = 1, [EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,
@@ -218,7 +246,7 @@ static const uint8_t ev_is_memory[EV_COUNT] = {
 
 void rt_fire(int stream, uint64_t count, struct rt_thread *self)
 {
-	rt.counting.next[stream] = rt.strat->fire(rt.sstate, stream, count, self->tid);
+	rt.counting.next[stream] = rt.strat->fire(rt.sstate, stream, count, self->slot);
 }
 
 /* The event just recorded counts toward the strategy's change points. */
@@ -284,7 +312,7 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 	self->run++;
 	if (ev_is_idle[ev] || self->trying) {
 		self->idle++;
-		rt.stalled++;
+		rt.retries += ev_is_retry[ev] || self->trying;
 	} else {
 		rt_progress(self);
 	}
@@ -328,15 +356,22 @@ static inline bool only_self(const struct rt_thread *self)
 
 /* The candidates without self (when it must give way) and without the
  * threads held off after an asynchronous preemption, unless that leaves
- * none: then all of them. Returns how many are in out. */
-static int fair_candidates(const struct rt_thread *self, bool give_way,
+ * none: then all of them. Giving way never makes a timed wait time out:
+ * virtual time passes only when nothing else can happen, so *give_way is
+ * cleared when only timeouts are left. Returns how many are in out. */
+static int fair_candidates(const struct rt_thread *self, bool *give_way,
 			   struct strat_candidate *out)
 {
+	int others = 0;
+	for (int i = 0; i < rt.ncand; i++)
+		others += rt.cand[i].tid != self->slot && !rt.cand[i].timeout;
+	if (!others)
+		*give_way = false;
 	int m = 0, held = 0;
 	for (int i = 0; i < rt.ncand; i++) {
 		const struct rt_thread *t = &rt.threads[rt.cand[i].tid];
 		held += t->hold_until > rt.step;
-		if ((give_way && t == self) || t->hold_until > rt.step)
+		if ((*give_way && (t == self || rt.cand[i].timeout)) || t->hold_until > rt.step)
 			continue;
 		out[m++] = rt.cand[i];
 	}
@@ -346,7 +381,7 @@ static int fair_candidates(const struct rt_thread *self, bool give_way,
 		return m;
 	/* Only held-off threads (and self) are left: they may run after all. */
 	for (int i = 0; i < rt.ncand; i++)
-		if (!(give_way && rt.cand[i].tid == self->slot))
+		if (!(*give_way && (rt.cand[i].tid == self->slot || rt.cand[i].timeout)))
 			out[m++] = rt.cand[i];
 	return m;
 }
@@ -354,7 +389,7 @@ static int fair_candidates(const struct rt_thread *self, bool give_way,
 static void switch_away(struct rt_thread *self, struct rt_thread *next, bool self_can)
 {
 	self->idle = 0;
-	rt.stalled_switches++;
+	rt.retry_switches++;
 	rt.preempt_pending = self_can;
 	rt.preemptions += self_can;
 	switch_to(self, next);
@@ -379,7 +414,7 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 	 * strategy hears of it (PCT lowers it below everybody). */
 	bool give_way = self_can && n > 1 && (self->idle > RT_SPIN_LIMIT || self->run > RT_SLICE);
 	if (give_way || rt.held_off) {
-		n = fair_candidates(self, give_way, fair);
+		n = fair_candidates(self, &give_way, fair);
 		cand = fair;
 		if (give_way) {
 			self->run = 0;
@@ -456,8 +491,8 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 		decide(self);
 	}
 	record(self, ev, addr, obj, size, site);
-	if (RT_UNLIKELY(rt.stalled >= __atomic_load_n(&rt.stall_limit, __ATOMIC_RELAXED)))
-		rt_stall_limit_passed();
+	if (RT_UNLIKELY(rt.retries >= __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED)))
+		rt_livelock_limit_passed();
 }
 
 void rt_point_try(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)
@@ -470,6 +505,10 @@ void rt_point_try(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, con
 void rt_exit_point(struct rt_thread *self, const void *site)
 {
 	rt_point(self, EV_PROC_EXIT, 0, NULL, 0, site);
+	/* Measured now; exit handlers and destructors still run under
+	 * control (a pool's destructor may join its workers), and a failure
+	 * there publishes its own result. */
+	rt_result_publish(F_NONE);
 }
 
 int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
@@ -528,7 +567,7 @@ void rt_thread_finish(struct rt_thread *self)
 	self->state = T_FINISHED;
 	/* Nobody can name a detached thread once it is gone: its slot may
 	 * take a new thread (glibc reaps it itself). */
-	if (rt.reuse && self->detached && self->tid != 0)
+	if (rt.reuse && self->detached && self->tid != 0 && self->nheld == 0)
 		self->state = T_UNUSED;
 	self->hold_until = 0;
 	rt_changed();
@@ -660,9 +699,9 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 
 	rt.harness = harness;
 	rt.step = 0;
-	rt.stalled = 0;
-	rt.stalled_switches = 0;
-	rt.stall_limit = rt.cfg.livelock_steps;
+	rt.retries = 0;
+	rt.retry_switches = 0;
+	rt.livelock_limit = rt.cfg.livelock_steps;
 	rt.held_off = 0;
 	rt.busy = 0;
 	if (rt.result) {

@@ -38,14 +38,19 @@ static const void *overflow_site(const struct rt_thread *self, const void *pc)
 	return self->depth ? self->ctx[(self->depth - 1) % RT_CTX_DEPTH] : pc;
 }
 
+const void *rt_signal_pc(void *uctx)
+{
+#ifdef REG_RIP
+	if (uctx) /* as a return address: the symbolizer looks a byte before */
+		return (const void *)(((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] + 1);
+#endif
+	return NULL;
+}
+
 static void report_signal(int sig, siginfo_t *info, void *uctx)
 {
 	struct rt_thread *self = rt_self;
-	const void *pc = NULL;
-#ifdef REG_RIP
-	if (uctx) /* as a return address: the symbolizer looks a byte before */
-		pc = (const void *)(((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] + 1);
-#endif
+	const void *pc = rt_signal_pc(uctx);
 	char msg[160];
 	if (is_stack_overflow(self, sig, info)) {
 		snprintf(msg, sizeof msg, "T%d ran past the end of its %lu KiB stack on address %p",

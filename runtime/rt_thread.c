@@ -111,18 +111,18 @@ static int free_slot(void)
 /* t will never be named again: its slot may take a new thread. */
 static void release_slot(struct rt_thread *t)
 {
-	if (rt.reuse && t->tid != 0 && t->state == T_FINISHED && t->reaped && (t->joined || t->detached))
+	if (rt.reuse && t->tid != 0 && t->state == T_FINISHED && t->reaped && (t->joined || t->detached) &&
+	    t->nheld == 0) /* locks it still holds name it as their owner */
 		t->state = T_UNUSED;
 }
 
 int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t *attr,
 		     void *(*fn)(void *), int (*c11_fn)(void *), void *arg, const void *site)
 {
-	if (free_slot() < 0)
-		rt_unsupported("pthread_create", "more than 128 threads alive at once in one execution");
 	rt_point(self, EV_THREAD_CREATE, 0, NULL, 0, site);
-
-	int slot = free_slot();
+	int slot = free_slot(); /* after the point: others may have taken one */
+	if (slot < 0)
+		rt_unsupported("pthread_create", "more than 128 threads alive at once in one execution");
 	struct rt_thread *t = &rt.threads[slot];
 	rt_memset(t, 0, sizeof *t);
 	t->tid = rt.ncreated;

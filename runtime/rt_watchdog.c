@@ -84,22 +84,36 @@ static uint64_t cpu_ns(pid_t tid)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Is thread tid asleep in the kernel (a blocking call), not just waiting
- * for a CPU? */
-static bool asleep(pid_t tid)
+/* System calls that a signal ends with EINTR even under SA_RESTART
+ * (signal(7), x86-64 numbers): a program need not expect that, so the
+ * watchdog leaves a thread blocked in one alone. */
+static const long never_restarted[] = {
+	7 /* poll */,	     23 /* select */,	       34 /* pause */,	     35 /* nanosleep */,
+	65 /* semop */,	     69 /* msgsnd */,	       70 /* msgrcv */,	     128 /* rt_sigtimedwait */,
+	130 /* rt_sigsuspend */, 208 /* io_getevents */, 220 /* semtimedop */,
+	230 /* clock_nanosleep */, 232 /* epoll_wait */, 270 /* pselect6 */, 271 /* ppoll */,
+	281 /* epoll_pwait */, 333 /* io_pgetevents */, 441 /* epoll_pwait2 */,
+};
+
+/* Is thread tid blocked in a system call that goes on after our signal
+ * (a read, a futex wait), not running or waiting for a CPU? */
+static bool blocked_restartable(pid_t tid)
 {
-	char path[64], buf[256];
-	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+	char path[64], buf[128];
+	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	close(fd);
-	if (n <= 0)
-		return false;
+	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
+		return false; /* "running", or -1: not in a system call */
 	buf[n] = 0;
-	const char *p = strrchr(buf, ')'); /* the name may hold anything */
-	return p && (p[2] == 'S' || p[2] == 'D');
+	long nr = strtol(buf, NULL, 10);
+	for (size_t i = 0; i < sizeof never_restarted / sizeof never_restarted[0]; i++)
+		if (nr == never_restarted[i])
+			return false;
+	return true;
 }
 
 static void nap(uint64_t ns)
@@ -108,8 +122,15 @@ static void nap(uint64_t ns)
 	REAL(nanosleep)(&ts, NULL);
 }
 
-/* Ask thread t to act at step (it does only if it is still there then). */
-static void ask(const struct rt_thread *t, enum wd_request what, uint64_t step)
+/* What a signal says it was sent for: this execution, at this step (an
+ * old signal, or one the thread outran, is then told apart). */
+static uint64_t stamp(uint64_t serial, uint64_t step)
+{
+	return (serial & 0xffffff) << 39 | (step & ((1ull << 39) - 1));
+}
+
+/* Ask thread t to act if it is still at step of execution serial. */
+static void ask(const struct rt_thread *t, enum wd_request what, uint64_t serial, uint64_t step)
 {
 	siginfo_t si;
 	rt_memset(&si, 0, sizeof si);
@@ -117,25 +138,13 @@ static void ask(const struct rt_thread *t, enum wd_request what, uint64_t step)
 	si.si_code = SI_QUEUE;
 	si.si_pid = wd.pid;
 	si.si_uid = getuid();
-	si.si_value.sival_ptr = (void *)(uintptr_t)(step << 1 | what);
+	si.si_value.sival_ptr = (void *)(uintptr_t)(stamp(serial, step) << 1 | what);
 	syscall(SYS_rt_tgsigqueueinfo, wd.pid, t->ktid, WD_SIGNAL, &si);
 }
 
 /* The bounds of the runtime's code (rt_section.h). */
 extern const char __start_schedfuzz_text[] __attribute__((weak));
 extern const char __stop_schedfuzz_text[] __attribute__((weak));
-
-/* Where the signal interrupted the thread, +1: reports treat sites as
- * return addresses and look one byte back. NULL if unknown. */
-static const void *interrupted_pc(void *uctx)
-{
-#ifdef REG_RIP
-	return uctx ? (const void *)(((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP] + 1) : NULL;
-#else
-	(void)uctx;
-	return NULL;
-#endif
-}
 
 bool rt_in_runtime_code(const void *pc)
 {
@@ -153,22 +162,44 @@ static bool in_hooks(const void *pc)
 	return p >= __start_schedfuzz_hooks && p < __stop_schedfuzz_hooks;
 }
 
-/* Where the program was at pc: pc itself, or, in a hook, its caller. */
-static const void *program_pc(const void *pc)
+int rt_backtrace(void **frames, int n)
 {
-	if (!in_hooks(pc))
-		return pc;
-	void *frames[16];
 	struct rt_thread *self = rt_self;
-	rt_self = NULL; /* the unwinder's own calls are no scheduling points */
-	int n = backtrace(frames, 16);
+	rt_self = NULL;
+	int got = backtrace(frames, n);
 	rt_self = self;
-	for (int i = 0; i < n; i++)
-		if ((uintptr_t)frames[i] + 1 == (uintptr_t)pc)
-			for (int k = i + 1; k < n; k++)
-				if (!in_hooks(frames[k]) && !rt_in_runtime_code(frames[k]))
-					return frames[k];
-	return pc;
+	return got;
+}
+
+static bool in_executable(const void *pc)
+{
+	return (uintptr_t)pc - 1 - rt.exe_lo < rt.exe_hi - rt.exe_lo;
+}
+
+/* Where the thread interrupted at pc is, in the program's terms: *at,
+ * the first frame that is neither a hook nor a library; false if that is
+ * the runtime (a library call it made, such as a realloc, or no frame at
+ * all), where its state may be half-changed. */
+static bool program_frame(const void *pc, const void **at)
+{
+	*at = pc;
+	if (in_executable(pc) && !in_hooks(pc))
+		return !rt_in_runtime_code(pc);
+	void *frames[32];
+	int n = rt_backtrace(frames, 32);
+	int i = 0;
+	while (i < n && (uintptr_t)frames[i] + 1 != (uintptr_t)pc)
+		i++; /* this handler's frames, up to the interrupted one */
+	for (int k = i + 1; k < n; k++) {
+		if (!in_executable(frames[k]) || in_hooks(frames[k]))
+			continue;
+		if (rt_in_runtime_code(frames[k]))
+			return false;
+		if (in_hooks(pc))
+			*at = frames[k];
+		return true;
+	}
+	return i < n; /* a library's own thread, or lost: only if the frame was found */
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uctx)
@@ -185,18 +216,20 @@ static void on_signal(int sig, siginfo_t *si, void *uctx)
 		return;
 	}
 	uint64_t v = (uint64_t)(uintptr_t)si->si_value.sival_ptr;
-	const void *pc = interrupted_pc(uctx);
-	/* Act only if self still runs at the step the watchdog saw, and the
-	 * signal did not land in the runtime itself (its own code, or a call
-	 * that may block): then the runtime's state is consistent and nobody
-	 * else runs. Otherwise the watchdog asks again later. */
-	if (self && rt.active && !rt.reported && rt.running == self && rt.step == v >> 1) {
-		if (rt.busy || rt_in_runtime_code(pc)) {
+	const void *pc = rt_signal_pc(uctx), *at;
+	/* Act only if self still runs in the execution and at the step the
+	 * watchdog saw, and the signal did not land in the runtime itself
+	 * (its own code, a library call it made, a call that may block): then
+	 * the runtime's state is consistent and nobody else runs. Otherwise
+	 * the watchdog asks again soon. */
+	if (self && rt.active && !rt.reported && rt.running == self &&
+	    v >> 1 == stamp(atomic_load(&wd.serial), rt.step)) {
+		if (rt.busy || !program_frame(pc, &at)) {
 			atomic_store(&wd.declined, true);
 		} else {
 			if ((v & 1) == WD_REPORT)
-				rt_fail_timeout_at(program_pc(pc));
-			rt_preempt_async(self, rt.result && rt.result->async ? pc : program_pc(pc));
+				rt_fail_timeout_at(at);
+			rt_preempt_async(self, at);
 		}
 	}
 	errno = saved_errno;
@@ -259,7 +292,7 @@ static void *watch(void *arg)
 				flagged_at = now;
 				reported_at = 0;
 				atomic_store(&wd.expired, serial);
-				__atomic_store_n(&rt.stall_limit, 0, __ATOMIC_RELEASE);
+				__atomic_store_n(&rt.livelock_limit, 0, __ATOMIC_RELEASE);
 			} else if (running && !moved && now - flagged_at >= period * 2 &&
 				   ns >= period * 2 && now - reported_at >= period * 2) {
 				/* Out of time, and no scheduling point since: it is
@@ -267,7 +300,7 @@ static void *watch(void *arg)
 				 * may have been in the runtime, or off the CPU), and
 				 * reported from here if it never does (it has the
 				 * signal blocked). */
-				ask(running, WD_REPORT, step);
+				ask(running, WD_REPORT, serial, step);
 				if (!reported_at)
 					reported_at = now;
 			}
@@ -277,8 +310,8 @@ static void *watch(void *arg)
 			continue;
 		}
 		if (wd.stall_ns && running && !moved &&
-		    (cpu >= backoff || (ns >= backoff && asleep(running->ktid)))) {
-			ask(running, WD_PREEMPT, step);
+		    (cpu >= backoff || (ns >= backoff && blocked_restartable(running->ktid)))) {
+			ask(running, WD_PREEMPT, serial, step);
 			asked_since = since;
 			asked_cpu = cpu_since;
 			asked_backoff = backoff;
@@ -314,12 +347,9 @@ static void start(void)
 	if (!wd.stall_ns && !wd.deadline_ns)
 		return;
 	/* glibc's backtrace loads the unwinder on first use: not in the
-	 * signal handler that reports a stuck thread, then. */
+	 * signal handler, then. */
 	void *frame;
-	struct rt_thread *self = rt_self;
-	rt_self = NULL; /* its pthread_once is no scheduling point */
-	backtrace(&frame, 1);
-	rt_self = self;
+	rt_backtrace(&frame, 1);
 	pthread_t th;
 	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
 		REAL(pthread_detach)(th);
