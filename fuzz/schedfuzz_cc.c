@@ -395,6 +395,11 @@ int main(int argc, char **argv)
 			 * pattern. */
 			push(&c, "-mllvm");
 			push(&c, "-tsan-instrument-read-before-write=1");
+			/* Volatile accesses through their own hooks: a volatile on
+			 * the thread's own stack is shared on purpose (a queue node
+			 * another thread clears), unlike the rest of the stack. */
+			push(&c, "-mllvm");
+			push(&c, "-tsan-distinguish-volatile=1");
 			if (engine == AFL)
 				push(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
 		}

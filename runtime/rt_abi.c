@@ -37,6 +37,16 @@ static inline struct rt_thread *controlled_at(uintptr_t a)
 	return t;
 }
 
+/* A volatile access is a scheduling point even on the thread's own stack:
+ * volatile there means another thread may touch it (a spin on a queue
+ * node on the waiter's stack, as an MCS lock has). */
+static inline void on_volatile(const volatile void *p, uint32_t size, bool write, const void *pc)
+{
+	struct rt_thread *t = rt_self;
+	if (t)
+		rt_access(t, (uintptr_t)p, size, write, pc);
+}
+
 static inline void on_access(const volatile void *p, uint32_t size, bool write, const void *pc)
 {
 	struct rt_thread *t = controlled_at((uintptr_t)p);
@@ -53,10 +63,10 @@ static inline void on_access(const volatile void *p, uint32_t size, bool write, 
 	HOOK void __tsan_write##N##_pc(void *p, void *pc) { on_access(p, N, true, pc); }      \
 	HOOK void __tsan_unaligned_read##N(const void *p) { on_access(p, N, false, RT_CALLER()); } \
 	HOOK void __tsan_unaligned_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }  \
-	HOOK void __tsan_volatile_read##N(void *p) { on_access(p, N, false, RT_CALLER()); }   \
-	HOOK void __tsan_volatile_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }   \
-	HOOK void __tsan_unaligned_volatile_read##N(void *p) { on_access(p, N, false, RT_CALLER()); } \
-	HOOK void __tsan_unaligned_volatile_write##N(void *p) { on_access(p, N, true, RT_CALLER()); } \
+	HOOK void __tsan_volatile_read##N(void *p) { on_volatile(p, N, false, RT_CALLER()); } \
+	HOOK void __tsan_volatile_write##N(void *p) { on_volatile(p, N, true, RT_CALLER()); } \
+	HOOK void __tsan_unaligned_volatile_read##N(void *p) { on_volatile(p, N, false, RT_CALLER()); } \
+	HOOK void __tsan_unaligned_volatile_write##N(void *p) { on_volatile(p, N, true, RT_CALLER()); } \
 	/* A compound access (x += 1) is a read immediately followed by a      \
 	 * write: one scheduling point, recorded as the write it ends with. */ \
 	HOOK void __tsan_read_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }       \

@@ -1,11 +1,13 @@
 /* stack_node_spin: a waiter keeps its queue node on its own stack, gives
  * its address to a releaser and spins on it, as an MCS lock's waiter does.
  * Accesses to a thread's own stack are normally private, so no scheduling
- * points; the node is shared all the same. With the flag an atomic, every
- * poll must be a scheduling point; with -DPLAIN (a volatile int, as older
- * code has it) the polls pass through the hooks unseen, and only the
- * watchdog's preemption lets the releaser run. Either way every schedule
- * ends, never in a timeout.
+ * points; the node is shared all the same. With the flag an atomic, or
+ * with -DVOLATILE a volatile int (as older code has it), every poll must be
+ * a scheduling point. With -DBARRIER it is a plain int re-read after a
+ * compiler barrier (as concurrencykit's builtins back end loads pointers):
+ * the polls pass through the hooks unseen, and only the watchdog's
+ * preemption lets the releaser run. Every schedule ends, never in a
+ * timeout.
  * expect: clean. */
 #include <assert.h>
 #include <pthread.h>
@@ -13,8 +15,10 @@
 #include <stddef.h>
 
 struct node {
-#ifdef PLAIN
+#if defined(VOLATILE)
 	volatile int locked;
+#elif defined(BARRIER)
+	int locked;
 #else
 	atomic_int locked;
 #endif
@@ -26,15 +30,18 @@ static void *waiter(void *arg)
 {
 	(void)arg;
 	struct node n;
-#ifdef PLAIN
+#if defined(VOLATILE) || defined(BARRIER)
 	n.locked = 1;
 #else
 	atomic_init(&n.locked, 1);
 #endif
 	atomic_store(&published, &n);
-#ifdef PLAIN
+#if defined(VOLATILE)
 	while (n.locked)
 		;
+#elif defined(BARRIER)
+	while (n.locked)
+		__asm__ volatile("" ::: "memory");
 #else
 	while (atomic_load(&n.locked))
 		;
@@ -49,7 +56,7 @@ static void *releaser(void *arg)
 	struct node *p;
 	while (!(p = atomic_load(&published)))
 		;
-#ifdef PLAIN
+#if defined(VOLATILE) || defined(BARRIER)
 	p->locked = 0;
 #else
 	atomic_store(&p->locked, 0);
