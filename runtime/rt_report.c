@@ -114,6 +114,20 @@ void rt_report_stack(int tid, void *const *pcs, int n)
 		stuck.pc[i] = pcs[i];
 }
 
+/* The innermost call sites of t (what its function entries kept), the
+ * call the thread is in first; not the runtime's own calls (of main, of
+ * a thread's function). */
+static int call_sites(const struct rt_thread *t, const void **out)
+{
+	int n = 0;
+	for (uint32_t d = t->depth, k = 0; d > 0 && k < RT_CTX_DEPTH; d--, k++) {
+		const void *site = t->ctx[(d - 1) % RT_CTX_DEPTH];
+		if (!rt_in_runtime_code(site))
+			out[n++] = site;
+	}
+	return n;
+}
+
 /* Everything the report prints goes through the table twice: once to
  * collect the addresses, then, symbolized, to print. */
 static void collect(struct symtab *st, const void *fail_site)
@@ -121,6 +135,12 @@ static void collect(struct symtab *st, const void *fail_site)
 	sym_add(st, (uintptr_t)fail_site, false);
 	for (int i = 0; i < stuck.n; i++)
 		sym_add(st, (uintptr_t)stuck.pc[i], false);
+	for (int i = 0; i < rt.nthreads; i++) {
+		const void *sites[RT_CTX_DEPTH];
+		int n = call_sites(&rt.threads[i], sites);
+		for (int k = 0; k < n; k++)
+			sym_add(st, (uintptr_t)sites[k], false);
+	}
 	for (int i = 0; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		sym_add(st, (uintptr_t)(t->wait ? t->wait_site : t->site), false);
@@ -209,7 +229,9 @@ static void wait_text(struct symtab *st, const struct rt_thread *t, char *buf, s
 	}
 }
 
-static void print_threads(struct symtab *st)
+/* With calls: each live thread's call sites too (a hang, where where a
+ * thread is matters more than what it did last). */
+static void print_threads(struct symtab *st, bool calls)
 {
 	fprintf(stderr, "==schedfuzz== threads:\n");
 	for (int i = 0; i < rt.nthreads; i++) {
@@ -235,6 +257,12 @@ static void print_threads(struct symtab *st)
 				t->held[h].obj->type == O_RWLOCK ? (t->held[h].write ? " for writing" : " for reading") : "");
 		}
 		fprintf(stderr, "\n");
+		const void *sites[RT_CTX_DEPTH];
+		int n = calls ? call_sites(t, sites) : 0;
+		for (int k = 0; k < n; k++)
+			fprintf(stderr, "%s%s", k ? " < " : "         called from ", site_text(st, sites[k]));
+		if (n)
+			fprintf(stderr, "\n");
 	}
 }
 
@@ -383,7 +411,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 		return;
 	}
 	struct symtab st = { 0 };
-	st.cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3) + RT_STACK_MAX + 8;
+	st.cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3 + RT_CTX_DEPTH) + RT_STACK_MAX + 8;
 	size_t bytes = (size_t)st.cap * (sizeof *st.addr + sizeof *st.sym + sizeof *st.data);
 	void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
@@ -401,7 +429,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 	if (site)
 		fprintf(stderr, " at %s", site_text(&st, site));
 	fprintf(stderr, " (thread T%d)\n", reporting_thread() ? reporting_thread()->tid : -1);
-	print_threads(&st);
+	print_threads(&st, kind == F_HANG);
 	print_stuck_stack(&st);
 	if (kind == F_DEADLOCK)
 		print_cycle(&st);
