@@ -623,14 +623,22 @@ int rt_held_drop(struct rt_thread *t, struct rt_obj *o)
 	return 0;
 }
 
-/* glibc reuses a pthread_t once its thread is reaped, so only the newest
- * thread with a given handle can be the one the caller means. */
+/* glibc reuses a pthread_t once its thread is reaped, so a thread not
+ * reaped yet is the one the caller means, else the newest (by creation
+ * number: slots are reused) with that handle. */
 struct rt_thread *rt_thread_by_real(pthread_t th)
 {
-	for (int i = rt.nthreads - 1; i >= 0; i--)
-		if (rt.threads[i].state != T_UNUSED && pthread_equal(rt.threads[i].real, th))
-			return &rt.threads[i];
-	return NULL;
+	struct rt_thread *best = NULL;
+	for (int i = 0; i < rt.nthreads; i++) {
+		struct rt_thread *t = &rt.threads[i];
+		if (t->state == T_UNUSED || !pthread_equal(t->real, th))
+			continue;
+		if (!t->reaped)
+			return t;
+		if (!best || t->tid > best->tid)
+			best = t;
+	}
+	return best;
 }
 
 /* ---- executions ----------------------------------------------------------- */

@@ -311,6 +311,13 @@ static bool learned(const struct run *r, const struct sx_stmt *k, const struct s
 	       sx_hashset_has(&r->s->pairs, sx_pair_hash(k, j));
 }
 
+static void found_add(struct run *r, uint32_t trans)
+{
+	r->found = grow_array(r->found, &r->cap_found, r->nfound + 1, sizeof *r->found, &r->ok);
+	if (r->nfound < r->cap_found)
+		r->found[r->nfound++] = trans;
+}
+
 /* Collect into r->found the transitions before `k` that race with items
  * (of thread p, clock C) and may be the latest such at a state from i0 on. */
 static void scan_key(struct run *r, uint64_t key, uint8_t op, uint8_t mask, uint32_t p,
@@ -331,19 +338,10 @@ static void scan_key(struct run *r, uint64_t key, uint8_t op, uint8_t mask, uint
 		}
 		if (learned(r, stmt, &r->tr[a->trans].stmt))
 			continue;
-		r->found = grow_array(r->found, &r->cap_found, r->nfound + 1, sizeof *r->found, &r->ok);
-		if (r->nfound < r->cap_found)
-			r->found[r->nfound++] = a->trans;
+		found_add(r, a->trans);
 		if (a->trans < i0)
 			return; /* anything earlier is never the latest */
 	}
-}
-
-static void found_add(struct run *r, uint32_t trans)
-{
-	r->found = grow_array(r->found, &r->cap_found, r->nfound + 1, sizeof *r->found, &r->ok);
-	if (r->nfound < r->cap_found)
-		r->found[r->nfound++] = trans;
 }
 
 /* Collect the latest transition before hi of every thread but p that
