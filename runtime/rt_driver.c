@@ -18,9 +18,10 @@
  *   SCHEDFUZZ_KEEP_GOING=1 the explorer runs all N schedules and prints
  *                          "failures: X/N"
  *   SCHEDFUZZ_PRINT_SCHEDULE=1  the explorer prints each schedule's plan
- *   SCHEDFUZZ_MAX_STEPS=N  scheduling points in a row without progress by any
- *                          thread, several taking turns, before a livelock
- *                          is reported (default 1,000,000)
+ *   SCHEDFUZZ_MAX_STEPS=N  retries (yields, failed updates and try-operations)
+ *                          without progress by any thread, several taking
+ *                          turns, before a livelock is reported (default
+ *                          1,000,000; 0 for never)
  *   SCHEDFUZZ_STALL_MS=MS  a running thread that reaches no scheduling point
  *                          this long while others could run is preempted
  *                          asynchronously (default 10, 0 for never)
@@ -393,8 +394,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 
 	/* What executions showed so far; it shapes the next plans only. */
 	struct sf_estimates est = { 0 };
-	uint64_t failures = 0, async_runs = 0;
-	struct rt_result async_first = { 0 };
+	uint64_t failures = 0;
+	struct rt_async_tally async = { 0 };
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
 	uint8_t genome[SF_GENOME_HEADER];
@@ -416,8 +417,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
-		if (shared->async && async_runs++ == 0)
-			async_first = *shared;
+		rt_async_count(&async, shared);
 		if (!c.failed)
 			continue;
 
@@ -433,8 +433,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		if (!keep_going)
 			return 1;
 	}
-	if (async_runs)
-		rt_watchdog_note(&async_first, async_runs, runs);
+	rt_async_say(&async, runs);
 	if (keep_going) {
 		/* What a paper's bound needs: n, and k (events or lock acquisitions). */
 		printf("failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);

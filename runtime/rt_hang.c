@@ -7,12 +7,10 @@
  * turns retrying (yields, failed updates and try-operations) and none
  * makes progress (rt_sched.c says what progress is) for SCHEDFUZZ_MAX_STEPS
  * retries, e.g. two threads that yield to each other forever. Reads alone
- * never count: a long computation repeats them too. A hang that is out of time is reported by the thread that runs:
- * at its next scheduling point if it passes them, else from the watchdog's
- * signal, with its stack, since its site says nothing then. */
-#define _GNU_SOURCE
-#include <execinfo.h>
-
+ * never count: a long computation repeats them too. A hang that is out of
+ * time is reported by the thread that runs: at its next scheduling point if
+ * it passes them, else from the watchdog's signal, with its stack, since
+ * its site says nothing then. */
 #include "rt_internal.h"
 
 /* The hang about to be reported ends where the clock ran out. */
@@ -49,31 +47,18 @@ void rt_livelock_limit_passed(void)
 void rt_fail_timeout_at(const void *pc)
 {
 	struct rt_thread *self = rt_self;
-	void *frames[RT_STACK_MAX + 8];
-	/* Uncontrolled meanwhile: the unwinder's own pthread_once is no
-	 * scheduling point. */
-	rt_self = NULL;
-	int n = backtrace(frames, RT_STACK_MAX + 8);
-	rt_self = self;
-	/* Our own frames (this one, the handler, the signal trampoline) end
-	 * where the interrupted code begins: at pc, which is one past the
-	 * interrupted instruction, as sites are. */
-	int first = 0;
-	while (first < n && (uintptr_t)frames[first] + 1 != (uintptr_t)pc)
-		first++;
-	if (first == n) {
+	void *frames[RT_STACK_MAX];
+	int n = rt_interrupted_stack(pc, frames, RT_STACK_MAX);
+	if (n == 0) {
 		frames[0] = (void *)pc;
 		n = 1;
-		first = 0;
-	} else {
-		frames[first] = (void *)pc;
 	}
 	/* The program's frames only: the thread's start in the runtime, and
 	 * glibc's beneath it, say nothing. */
-	int end = first + 1;
+	int end = 1;
 	while (end < n && !rt_in_runtime_code(frames[end]))
 		end++;
-	rt_report_stack(self->tid, frames + first, end - first);
+	rt_report_stack(self->tid, frames, end);
 	out_of_time();
 	rt_fail(F_HANG, pc,
 		"T%d reached no scheduling point since the execution ran out of time (%s): "

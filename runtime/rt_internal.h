@@ -187,11 +187,12 @@ struct rt_thread {
 	struct rt_held held[RT_MAX_HELD];
 	int nheld;
 
-	/* Fairness (rt_sched.c, "progress"): own steps since the thread last
-	 * made progress, own steps since it was last switched in, and the
-	 * addresses it read lately (a read of one of them is no progress). */
-	uint32_t idle;
-	uint32_t run;
+	/* Fairness (rt_sched.c, "progress"): the step of its last progress,
+	 * the step it was last switched in at (only the running thread steps,
+	 * so their distances to rt.step are its own steps), and the addresses
+	 * it read lately (a read of one of them is no progress). */
+	uint64_t progressed_at;
+	uint64_t switched_in_at;
 	bool trying;      /* inside a try-operation: progress only if it succeeds */
 	uintptr_t recent[RT_RECENT];
 	uint32_t nrecent;
@@ -293,7 +294,7 @@ struct rt_state {
 	uint64_t retries;
 	uint64_t retry_switches;
 	uint64_t livelock_limit;
-	uint32_t held_off; /* threads with hold_until in the future (a hint) */
+	bool held_off; /* some thread may have hold_until in the future */
 	/* The running thread is inside the runtime in a call that may block
 	 * (a real create or join, writing files at the end): the watchdog
 	 * must not preempt it there, in the middle of the runtime's state. */
@@ -449,7 +450,7 @@ RT_HIDDEN uint32_t rt_choose(enum strat_choice what, uint32_t n);
  * spun on, so it is held off no longer. */
 static inline void rt_progress(struct rt_thread *self)
 {
-	self->idle = 0;
+	self->progressed_at = rt.step;
 	self->hold_until = 0;
 	self->holds = 0;
 	rt.retries = 0;
@@ -495,6 +496,9 @@ RT_HIDDEN int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthr
 RT_HIDDEN int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how how,
 			     const void *site);
 RT_HIDDEN int rt_thread_detach(struct rt_thread *self, pthread_t th);
+/* t will never be named again (finished, and joined or detached, holding
+ * no lock): its slot may take a new thread. */
+RT_HIDDEN void rt_release_slot(struct rt_thread *t);
 RT_HIDDEN RT_NORETURN void rt_thread_exit(struct rt_thread *self, void *retval, const void *site);
 RT_HIDDEN int rt_key_create(pthread_key_t *key, void (*dtor)(void *));
 RT_HIDDEN int rt_mutex_lock(struct rt_thread *self, pthread_mutex_t *m, enum rt_how how,
@@ -611,6 +615,21 @@ RT_HIDDEN const char *rt_watchdog_deadline_source(void);
 /* Say that schedules of this run (first: the first of them) were
  * preempted asynchronously, where, and what follows for replays. */
 RT_HIDDEN void rt_watchdog_note(const struct rt_result *first, uint64_t schedules, uint64_t of);
+/* An explorer's count of such schedules, said once at its end. */
+struct rt_async_tally {
+	uint64_t schedules;
+	struct rt_result first;
+};
+static inline void rt_async_count(struct rt_async_tally *t, const struct rt_result *r)
+{
+	if (r->async && t->schedules++ == 0)
+		t->first = *r;
+}
+static inline void rt_async_say(const struct rt_async_tally *t, uint64_t of)
+{
+	if (t->schedules)
+		rt_watchdog_note(&t->first, t->schedules, of);
+}
 
 /* ---- rt_afl.c ----------------------------------------------------------- */
 
@@ -680,9 +699,10 @@ RT_HIDDEN void rt_signals_install(void);
 /* Where a signal interrupted the thread (its ucontext), as a site: one
  * past the instruction. NULL if unknown. */
 RT_HIDDEN const void *rt_signal_pc(void *uctx);
-/* backtrace(3) of the calling thread, whose calls are then no scheduling
- * points (the unwinder's pthread_once). */
-RT_HIDDEN int rt_backtrace(void **frames, int n);
+/* The stack of the calling thread, interrupted by a signal at pc (a site:
+ * one past the instruction), from there outward: frames[0] is pc. 0 if
+ * unwinding did not reach it. */
+RT_HIDDEN int rt_interrupted_stack(const void *pc, void **frames, int max);
 /* Report a failure that another runtime diagnosed, if it is ours (a
  * controlled thread of a running execution) and the first; the caller
  * sees to it that the process ends. */

@@ -125,7 +125,7 @@ void rt_futex_wake(_Atomic uint32_t *word)
 
 static void hand_to(struct rt_thread *next)
 {
-	next->run = 0;
+	next->switched_in_at = rt.step;
 	rt.running = next;
 	atomic_store_explicit(&next->go, 1, memory_order_release);
 	rt_futex_wake(&next->go);
@@ -309,13 +309,10 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 	uint64_t v = rt_stable_site(site) ^ ((uint64_t)ev << 40) ^ ((uint64_t)self->tid << 48);
 	rt.fingerprint = (rt.fingerprint ^ v) * 0x100000001b3ull;
 	rt.locks += ev_is_lock[ev];
-	self->run++;
-	if (ev_is_idle[ev] || self->trying) {
-		self->idle++;
+	if (ev_is_idle[ev] || self->trying)
 		rt.retries += ev_is_retry[ev] || self->trying;
-	} else {
+	else
 		rt_progress(self);
-	}
 	if (RT_UNLIKELY(rt.counting.what != SF_COUNT_NONE))
 		count(self, ev, addr);
 	if (RT_UNLIKELY(rt.observed))
@@ -354,41 +351,30 @@ static inline bool only_self(const struct rt_thread *self)
 	return !rt.dirty && rt.ncand == 1 && rt.cand[0].tid == self->slot && !rt.cand[0].timeout;
 }
 
-/* The candidates without self (when it must give way) and without the
- * threads held off after an asynchronous preemption, unless that leaves
- * none: then all of them. Giving way never makes a timed wait time out:
- * virtual time passes only when nothing else can happen, so *give_way is
- * cleared when only timeouts are left. Returns how many are in out. */
-static int fair_candidates(const struct rt_thread *self, bool *give_way,
-			   struct strat_candidate *out)
+/* The candidates but self and timeouts (when others, not self, must run:
+ * a timed wait times out only when nothing else can happen) and but the
+ * threads held off after an asynchronous preemption (when holds count).
+ * Returns how many are in out; *held says whether a hold was in force. */
+static int candidates_but(const struct rt_thread *self, bool others, bool holds,
+			  struct strat_candidate *out, bool *held)
 {
-	int others = 0;
-	for (int i = 0; i < rt.ncand; i++)
-		others += rt.cand[i].tid != self->slot && !rt.cand[i].timeout;
-	if (!others)
-		*give_way = false;
-	int m = 0, held = 0;
+	int m = 0;
 	for (int i = 0; i < rt.ncand; i++) {
-		const struct rt_thread *t = &rt.threads[rt.cand[i].tid];
-		held += t->hold_until > rt.step;
-		if ((*give_way && (t == self || rt.cand[i].timeout)) || t->hold_until > rt.step)
+		const struct strat_candidate *c = &rt.cand[i];
+		if (others && (c->tid == self->slot || c->timeout))
 			continue;
-		out[m++] = rt.cand[i];
+		if (rt.threads[c->tid].hold_until > rt.step) {
+			*held = true;
+			if (holds)
+				continue;
+		}
+		out[m++] = *c;
 	}
-	if (held == 0)
-		rt.held_off = 0; /* every hold has run out: back to the fast path */
-	if (m > 0)
-		return m;
-	/* Only held-off threads (and self) are left: they may run after all. */
-	for (int i = 0; i < rt.ncand; i++)
-		if (!(*give_way && (rt.cand[i].tid == self->slot || rt.cand[i].timeout)))
-			out[m++] = rt.cand[i];
 	return m;
 }
 
 static void switch_away(struct rt_thread *self, struct rt_thread *next, bool self_can)
 {
-	self->idle = 0;
 	rt.retry_switches++;
 	rt.preempt_pending = self_can;
 	rt.preemptions += self_can;
@@ -411,15 +397,25 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 
 	/* Fairness: a thread without progress for a while, or running for a
 	 * whole slice, gives way to the others for this decision, and the
-	 * strategy hears of it (PCT lowers it below everybody). */
-	bool give_way = self_can && n > 1 && (self->idle > RT_SPIN_LIMIT || self->run > RT_SLICE);
+	 * strategy hears of it (PCT lowers it below everybody). Threads held
+	 * off run only when nobody else can. */
+	uint64_t ran = rt.step - self->switched_in_at;
+	uint64_t since = self->progressed_at > self->switched_in_at ? self->progressed_at
+								    : self->switched_in_at;
+	bool give_way = self_can && n > 1 && (rt.step - since > RT_SPIN_LIMIT || ran > RT_SLICE);
 	if (give_way || rt.held_off) {
-		n = fair_candidates(self, &give_way, fair);
-		cand = fair;
-		if (give_way) {
-			self->run = 0;
-			rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->slot, rt.step);
+		bool held = false;
+		n = candidates_but(self, give_way, true, fair, &held);
+		rt.held_off = held;
+		if (n == 0) /* only held-off threads are left: they may run after all */
+			n = candidates_but(self, give_way, false, fair, &held);
+		if (n == 0) { /* only self and timeouts: self goes on */
+			give_way = false;
+			n = candidates_but(self, false, false, fair, &held);
 		}
+		cand = fair;
+		if (give_way)
+			rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->slot, rt.step);
 	}
 
 	struct rt_thread *next = pick(cand, n, self_can ? self->slot : -1);
@@ -431,11 +427,9 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 void rt_preempt_async(struct rt_thread *self, const void *pc)
 {
 	refresh();
-	int m = 0;
 	struct strat_candidate others[RT_MAX_THREADS];
-	for (int i = 0; i < rt.ncand; i++)
-		if (rt.cand[i].tid != self->slot && !rt.cand[i].timeout)
-			others[m++] = rt.cand[i];
+	bool held = false;
+	int m = candidates_but(self, true, false, others, &held);
 	if (m == 0)
 		return; /* nobody else can run: let it go on (a long computation) */
 
@@ -451,7 +445,7 @@ void rt_preempt_async(struct rt_thread *self, const void *pc)
 	 * the preemption came from the clock, not the schedule. */
 	self->holds++;
 	self->hold_until = rt.step + (64ull << (self->holds < 16 ? self->holds : 16));
-	rt.held_off++;
+	rt.held_off = true;
 	rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->slot, rt.step);
 	int idx = rt.strat->pick(rt.sstate, &(struct strat_view){ .step = rt.step, .current = -1,
 								  .cand = others, .ncand = m });
@@ -565,10 +559,7 @@ void rt_thread_finish(struct rt_thread *self)
 {
 	record(self, EV_THREAD_EXIT, 0, NULL, 0, self->site);
 	self->state = T_FINISHED;
-	/* Nobody can name a detached thread once it is gone: its slot may
-	 * take a new thread (glibc reaps it itself). */
-	if (rt.reuse && self->detached && self->tid != 0 && self->nheld == 0)
-		self->state = T_UNUSED;
+	rt_release_slot(self); /* if it was detached */
 	self->hold_until = 0;
 	rt_changed();
 	refresh();
@@ -710,7 +701,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.retries = 0;
 	rt.retry_switches = 0;
 	rt.livelock_limit = rt.cfg.livelock_steps;
-	rt.held_off = 0;
+	rt.held_off = false;
 	rt.busy = 0;
 	if (rt.result) {
 		rt.result->async = 0;

@@ -203,8 +203,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	uint64_t failures = 0, first_failure = 0, ran = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
 	bool warned = false, overflow = false;
-	uint64_t async_runs = 0;
-	struct rt_result async_first = { 0 };
+	struct rt_async_tally async = { 0 };
 	int status = 0;
 	const struct sf_decision *dec;
 	uint32_t ndec;
@@ -227,8 +226,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 		ran++;
 		/* The watchdog switched threads where no decision was logged:
 		 * that execution's states are not all the search thinks. */
-		if (x.shared->async && async_runs++ == 0)
-			async_first = *x.shared;
+		rt_async_count(&async, x.shared);
 		if (c.setup_error) {
 			rt_show_child_output(x.quiet);
 			free(genome);
@@ -285,9 +283,8 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	sx_status(s, &st);
 	if (!failures && st.bound_done > bounds_said)
 		say_bounds(bounds_said + 1, st.bound_done);
-	if (async_runs)
-		rt_watchdog_note(&async_first, async_runs, ran);
-	bool complete = st.complete && !overflow && !async_runs;
+	rt_async_say(&async, ran);
+	bool complete = st.complete && !overflow && !async.schedules;
 	if (complete && !failures && spec.mode == SX_DPOR)
 		printf("no bug reachable at these scheduling points (every interleaving, up to "
 		       "equivalence)\n");

@@ -108,10 +108,10 @@ static int free_slot(void)
 	return rt.nthreads < RT_MAX_THREADS ? rt.nthreads : -1;
 }
 
-/* t will never be named again: its slot may take a new thread. */
-static void release_slot(struct rt_thread *t)
+void rt_release_slot(struct rt_thread *t)
 {
-	if (rt.reuse && t->tid != 0 && t->state == T_FINISHED && t->reaped && (t->joined || t->detached) &&
+	bool gone = (t->joined && t->reaped) || t->detached; /* glibc reaps a detached one */
+	if (rt.reuse && t->tid != 0 && t->state == T_FINISHED && gone &&
 	    t->nheld == 0) /* locks it still holds name it as their owner */
 		t->state = T_UNUSED;
 }
@@ -188,7 +188,7 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 	}
 	if (ret)
 		*ret = t->retval;
-	release_slot(t);
+	rt_release_slot(t);
 	return 0;
 }
 
@@ -203,7 +203,7 @@ int rt_thread_detach(struct rt_thread *self, pthread_t th)
 	rt_changed();
 	int r = REAL(pthread_detach)(t->real);
 	t->reaped = true;
-	release_slot(t);
+	rt_release_slot(t);
 	return r;
 }
 

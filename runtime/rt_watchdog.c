@@ -162,13 +162,31 @@ static bool in_hooks(const void *pc)
 	return p >= __start_schedfuzz_hooks && p < __stop_schedfuzz_hooks;
 }
 
-int rt_backtrace(void **frames, int n)
+/* backtrace(3), uncontrolled meanwhile: the unwinder's own pthread_once
+ * is no scheduling point. */
+static int backtrace_here(void **frames, int n)
 {
 	struct rt_thread *self = rt_self;
 	rt_self = NULL;
 	int got = backtrace(frames, n);
 	rt_self = self;
 	return got;
+}
+
+int rt_interrupted_stack(const void *pc, void **frames, int max)
+{
+	void *all[48];
+	int n = backtrace_here(all, 48);
+	int i = 0;
+	while (i < n && (uintptr_t)all[i] + 1 != (uintptr_t)pc)
+		i++; /* the handler's own frames, up to the interrupted one */
+	if (i == n || max < 1)
+		return 0;
+	int m = 0;
+	frames[m++] = (void *)pc;
+	for (int k = i + 1; k < n && m < max; k++)
+		frames[m++] = all[k];
+	return m;
 }
 
 static bool in_executable(const void *pc)
@@ -186,11 +204,8 @@ static bool program_frame(const void *pc, const void **at)
 	if (in_executable(pc) && !in_hooks(pc))
 		return !rt_in_runtime_code(pc);
 	void *frames[32];
-	int n = rt_backtrace(frames, 32);
-	int i = 0;
-	while (i < n && (uintptr_t)frames[i] + 1 != (uintptr_t)pc)
-		i++; /* this handler's frames, up to the interrupted one */
-	for (int k = i + 1; k < n; k++) {
+	int n = rt_interrupted_stack(pc, frames, 32);
+	for (int k = 1; k < n; k++) {
 		if (!in_executable(frames[k]) || in_hooks(frames[k]))
 			continue;
 		if (rt_in_runtime_code(frames[k]))
@@ -199,7 +214,7 @@ static bool program_frame(const void *pc, const void **at)
 			*at = frames[k];
 		return true;
 	}
-	return i < n; /* a library's own thread, or lost: only if the frame was found */
+	return n > 0; /* a library's own thread, or lost: only if the frame was found */
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uctx)
@@ -254,8 +269,8 @@ static void *watch(void *arg)
 		period = 1000000;
 
 	uint64_t serial_seen = 0, step_seen = 0, since = 0, cpu_since = 0, backoff = wd.stall_ns;
-	uint64_t asked_since = 0, asked_cpu = 0, asked_backoff = 0; /* before the last ask */
 	struct rt_thread *running_seen = NULL;
+	bool asked = false; /* a preemption was asked for since the last tick */
 	uint64_t flagged = 0, flagged_at = 0, reported_at = 0;
 	for (;;) {
 		nap(period);
@@ -266,12 +281,16 @@ static void *watch(void *arg)
 		uint64_t step = __atomic_load_n(&rt.step, __ATOMIC_RELAXED);
 		struct rt_thread *running = __atomic_load_n(&rt.running, __ATOMIC_RELAXED);
 		bool moved = serial != serial_seen || step != step_seen || running != running_seen;
-		if (atomic_exchange(&wd.declined, false) && !moved) {
-			/* Caught inside the runtime: that was no answer. */
-			since = asked_since;
-			cpu_since = asked_cpu;
-			backoff = asked_backoff;
+		bool declined = atomic_exchange(&wd.declined, false);
+		if (asked && !moved && !declined) {
+			/* It took the signal and still makes no step: nobody
+			 * else could run (a long computation). Ask less often.
+			 * (Caught inside the runtime, it is asked again.) */
+			since = now;
+			cpu_since = running ? cpu_ns(running->ktid) : 0;
+			backoff = backoff * 2 < MAX_BACKOFF_NS ? backoff * 2 : MAX_BACKOFF_NS;
 		}
+		asked = false;
 		if (moved) {
 			serial_seen = serial;
 			step_seen = step;
@@ -312,14 +331,7 @@ static void *watch(void *arg)
 		if (wd.stall_ns && running && !moved &&
 		    (cpu >= backoff || (ns >= backoff && blocked_restartable(running->ktid)))) {
 			ask(running, WD_PREEMPT, serial, step);
-			asked_since = since;
-			asked_cpu = cpu_since;
-			asked_backoff = backoff;
-			since = now;
-			cpu_since = cpu_ns(running->ktid);
-			/* If it still makes no step, nobody else could run: ask
-			 * less often. */
-			backoff = backoff * 2 < MAX_BACKOFF_NS ? backoff * 2 : MAX_BACKOFF_NS;
+			asked = true;
 		}
 	}
 	return NULL;
@@ -349,7 +361,7 @@ static void start(void)
 	/* glibc's backtrace loads the unwinder on first use: not in the
 	 * signal handler, then. */
 	void *frame;
-	rt_backtrace(&frame, 1);
+	backtrace_here(&frame, 1);
 	pthread_t th;
 	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
 		REAL(pthread_detach)(th);
