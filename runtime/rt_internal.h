@@ -77,6 +77,9 @@ enum rt_ev {
 	EV_YIELD,
 	EV_SLEEP,
 	EV_PROC_EXIT, /* exit() or main's return: the process ends once it is picked */
+	EV_FD_IO,      /* a blocking call on a file descriptor completes (rt_io.c) */
+	EV_FUTEX_WAIT, /* a futex wait compares its word, or resumes (rt_futex.c) */
+	EV_FUTEX_WAKE, /* a futex wake or requeue */
 	EV_COUNT
 };
 extern const char *const rt_ev_names[EV_COUNT];
@@ -147,6 +150,7 @@ enum rt_wait {
 	W_JOIN,    /* thread join_target to finish */
 	W_ONCE,    /* initialiser of once/guard wobj to finish */
 	W_OTHERS,  /* every other thread to finish (harness end) */
+	W_EXTERNAL, /* a condition outside the runtime's objects: ext (rt_external.c) */
 	W_COUNT
 };
 extern const char *const rt_wait_names[W_COUNT];
@@ -175,6 +179,7 @@ struct rt_thread {
 	bool timed_out; /* set when it was picked to time out */
 	bool signalled; /* W_COND: woken by a signal, now reacquiring */
 	const void *wait_site;
+	struct rt_ext *ext; /* W_EXTERNAL: what it waits for (on its own stack) */
 
 	pthread_t real;
 	bool detached, joined, reaped;
@@ -295,6 +300,7 @@ struct rt_state {
 	uint64_t retry_switches;
 	uint64_t livelock_limit;
 	bool held_off; /* some thread may have hold_until in the future */
+	int npolled;   /* threads in W_EXTERNAL waits the kernel ends (rt_external.c) */
 	/* The running thread is inside the runtime in a call that may block
 	 * (a real create or join, writing files at the end): the watchdog
 	 * must not preempt it there, in the middle of the runtime's state. */
@@ -439,6 +445,9 @@ RT_HIDDEN void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
 /* Block self until its wait (set in self->wait...) can complete. Returns 0,
  * or ETIMEDOUT when a timed wait was picked to time out. */
 RT_HIDDEN int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site);
+/* The same, with the event's address given (a wait on no rt_obj). */
+RT_HIDDEN int rt_block_at(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+			  const void *site);
 /* A state change may have enabled or disabled threads. */
 static inline void rt_changed(void) { rt.dirty = true; }
 /* Can t's pending operation complete now? */
@@ -513,6 +522,51 @@ RT_HIDDEN int rt_once(struct rt_thread *self, pthread_once_t *once, void (*init)
 		      const void *site);
 RT_HIDDEN void rt_yield(struct rt_thread *self, enum rt_ev ev, const void *site);
 RT_HIDDEN bool rt_timespec_valid(const struct timespec *ts);
+
+/* ---- rt_external.c: waits on conditions outside the runtime's objects ------
+ *
+ * A thread blocked on something the runtime does not own (a file
+ * descriptor, a futex word, a child process, a signal) waits in W_EXTERNAL
+ * on an rt_ext that says, without blocking, whether the wait can end now.
+ * The ext lives on the waiter's stack for the duration of the wait. */
+
+struct rt_ext;
+struct rt_ext_ops {
+	/* Can the wait end now? Never blocks (a zero-timeout poll, a flag). */
+	bool (*ready)(struct rt_ext *e);
+	/* What it waits for, for reports: "read on pipe fd 5". */
+	void (*describe)(const struct rt_ext *e, char *buf, size_t cap);
+	/* Can nothing but this execution's threads make it ready? Then, when
+	 * none can run, the wait is part of a deadlock; otherwise the runtime
+	 * really waits (the kernel, another process, the clock). Asked only
+	 * when no thread can run; NULL: never. */
+	bool (*internal)(const struct rt_ext *e);
+};
+struct rt_ext {
+	const struct rt_ext_ops *ops;
+	/* The kernel, not the runtime, decides when it is ready (a descriptor,
+	 * a child process), so readiness may change without a call of ours;
+	 * false for runtime-owned state (a futex word's waiters). */
+	bool kernel;
+	/* The descriptors to really wait on when no thread can run (none: the
+	 * runtime naps and asks ready() again). */
+	struct pollfd *pfd;
+	int npfd;
+};
+/* Block self on e (timed: the schedule may end the wait by a timeout).
+ * Records ev when the wait ends. Returns 0, or ETIMEDOUT. */
+RT_HIDDEN int rt_ext_block(struct rt_thread *self, struct rt_ext *e, bool timed, enum rt_ev ev,
+			   uintptr_t addr, const void *site);
+/* No thread can run: really wait until a polled wait becomes ready and
+ * return true, or return false when a deadlock is certain. Reports a hang
+ * when the execution runs out of time meanwhile. */
+RT_HIDDEN bool rt_ext_idle(void);
+/* Something a W_EXTERNAL wait may depend on changed (a write, a close). */
+static inline void rt_ext_changed(void)
+{
+	if (rt.npolled)
+		rt.dirty = true;
+}
 
 /* ---- rt_objects.c: shadow state keyed by address ------------------------ */
 

@@ -223,6 +223,9 @@ static void wait_text(struct symtab *st, const struct rt_thread *t, char *buf, s
 	case W_ONCE:
 		snprintf(buf, cap, "the initialiser of %s", o);
 		break;
+	case W_EXTERNAL:
+		t->ext->ops->describe(t->ext, buf, cap);
+		break;
 	default:
 		snprintf(buf, cap, "%s %s", rt_wait_names[t->wait], o);
 		break;

@@ -75,6 +75,9 @@ const char *const rt_ev_names[EV_COUNT] = {
 	[EV_YIELD] = "yield",
 	[EV_SLEEP] = "sleep",
 	[EV_PROC_EXIT] = "process exit",
+	[EV_FD_IO] = "fd io",
+	[EV_FUTEX_WAIT] = "futex wait",
+	[EV_FUTEX_WAKE] = "futex wake",
 };
 _Static_assert(sizeof rt_ev_names / sizeof rt_ev_names[0] == EV_COUNT, "name every event");
 
@@ -89,6 +92,7 @@ const char *const rt_wait_names[W_COUNT] = {
 	[W_JOIN] = "join",
 	[W_ONCE] = "once",
 	[W_OTHERS] = "all threads to exit",
+	[W_EXTERNAL] = "external",
 };
 _Static_assert(sizeof rt_wait_names / sizeof rt_wait_names[0] == W_COUNT, "name every wait");
 
@@ -171,6 +175,8 @@ bool rt_can_complete(const struct rt_thread *t)
 			if (&rt.threads[i] != t && rt.threads[i].state == T_LIVE)
 				return false;
 		return true;
+	case W_EXTERNAL:
+		return t->ext->ops->ready(t->ext);
 	case W_COUNT:
 		break;
 	}
@@ -387,8 +393,11 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 		refresh();
 	if (RT_LIKELY(only_self(self)))
 		return;
-	if (rt.ncand == 0)
-		rt_fail_deadlock();
+	if (rt.ncand == 0) {
+		if (!rt.npolled || !rt_ext_idle())
+			rt_fail_deadlock();
+		refresh();
+	}
 
 	bool self_can = rt_can_complete(self);
 	const struct strat_candidate *cand = rt.cand;
@@ -475,6 +484,11 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 {
 	if (RT_UNLIKELY(rt.reported))
 		return; /* the report is being written: nothing happens any more */
+	/* A wait the kernel ends may become ready without any call of ours
+	 * (another process, the clock, a write inside libc): look again now
+	 * and then. */
+	if (RT_UNLIKELY(rt.npolled) && (rt.step & 63) == 0)
+		rt.dirty = true;
 	if (!only_self(self)) {
 		self->site = site; /* where it stands while others run */
 		self->pend_ev = (uint8_t)ev;
@@ -507,6 +521,11 @@ void rt_exit_point(struct rt_thread *self, const void *site)
 
 int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
 {
+	return rt_block_at(self, ev, self->wobj ? self->wobj->addr : 0, site);
+}
+
+int rt_block_at(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, const void *site)
+{
 	struct rt_obj *o = self->wobj;
 	self->wait_site = site;
 	self->timed_out = false;
@@ -520,7 +539,7 @@ int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
 		if (RT_UNLIKELY(rt.search != NULL))
 			rt_search_resume(self);
 	} else
-		rt_point(self, ev, o ? o->addr : 0, o, 0, site);
+		rt_point(self, ev, addr, o, 0, site);
 	/* Picked: either the operation can complete, or the wait timed out. */
 	int r = self->timed_out ? ETIMEDOUT : 0;
 	self->wait = W_NONE;
@@ -563,6 +582,8 @@ void rt_thread_finish(struct rt_thread *self)
 	self->hold_until = 0;
 	rt_changed();
 	refresh();
+	if (rt.ncand == 0 && rt.npolled && rt_ext_idle())
+		refresh();
 	if (rt.ncand == 0) {
 		for (int i = 0; i < rt.nthreads; i++)
 			if (rt.threads[i].state == T_LIVE)

@@ -79,6 +79,11 @@ static int items_of(const struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
 	case EV_SEM_POST: op = SX_POST; break;
 	case EV_BARRIER_WAIT:
 	case EV_ONCE: op = SX_SYNC; break;
+	case EV_FD_IO: /* descriptors are not told apart: every call conflicts */
+		out[0] = (struct sx_item){ sx_sync_key(1), SX_SYNC, 0 };
+		return 1;
+	case EV_FUTEX_WAIT:
+	case EV_FUTEX_WAKE: op = SX_SYNC; break;
 	case EV_COUNT: /* resuming from a wait recorded before it blocked */
 		if (!self->wobj)
 			return 0;
