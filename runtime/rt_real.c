@@ -130,3 +130,9 @@ void rt_real_init(void)
 	NEED_LIBC(memmove, "memmove");
 	NEED_LIBC(memset, "memset");
 }
+
+/* For the other tables of real functions (rt_io.h): the same lookup. */
+void *rt_real_next(const char *name)
+{
+	return next(name);
+}

@@ -1,0 +1,33 @@
+# The blocking probes (blocking/blocking.tsv): correct programs that wait in
+# the kernel (pipes, sockets, eventfd, poll, futexes through C++20's
+# latch, barrier, semaphore and atomic wait, OpenMP's runtime) must pass
+# every schedule with no report, and their buggy twins must be found and
+# replay. Included by tests/CMakeLists.txt.
+set(BLOCKING ${CMAKE_CURRENT_SOURCE_DIR}/blocking)
+file(STRINGS ${BLOCKING}/blocking.tsv BLOCKING_PROBES REGEX "^[^#]")
+set(BLOCKING_PROGRAMS "")
+foreach(line ${BLOCKING_PROBES})
+  string(REPLACE "\t" ";" fields "${line}")
+  list(GET fields 0 name)
+  list(GET fields 1 source)
+  list(GET fields 2 flags)
+  list(GET fields 3 expect)
+  list(GET fields 5 runs)
+  if(flags STREQUAL "-")
+    set(flags "")
+  endif()
+  string(REPLACE " " ";" flags "${flags}")
+  set(wrapper schedfuzz-cc)
+  if(source MATCHES "\\.cpp$")
+    set(wrapper schedfuzz-c++)
+  endif()
+  sf_program(blocking_${name} ${wrapper} ${BLOCKING}/${source} -g ${flags})
+  set(prog ${PROGS}/blocking_${name})
+  list(APPEND BLOCKING_PROGRAMS ${prog})
+  if(expect STREQUAL "clean")
+    sf_check(blocking.${name} ${CHECKS}/expect_clean.sh ${prog} ${runs})
+  else()
+    sf_check(blocking.${name} ${CHECKS}/expect_found.sh ${prog} "${expect}" ${runs})
+  endif()
+endforeach()
+add_custom_target(schedfuzz_blocking_programs ALL DEPENDS ${BLOCKING_PROGRAMS})
