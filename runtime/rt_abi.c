@@ -305,6 +305,8 @@ static void *bytes_copy(void *d, const void *s, size_t n)
 
 static inline void ranges(const void *src, void *dst, size_t n, const void *pc)
 {
+	if ((uintptr_t)pc - rt.quiet_code_lo < rt.quiet_code_size)
+		return;
 	uint32_t size = (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
 	if (src)
 		on_access(src, size, false, pc);

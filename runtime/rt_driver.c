@@ -170,6 +170,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t g = sf_genome_decode(data, size, &plan);
 	rt_exec_begin(data, g, true);
 	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
+	rt_openmp_iteration_end(); /* libomp's pooled workers end too */
 	/* Threads the harness leaked run to their end before the next input. */
 	struct rt_thread *self = rt_self;
 	self->wait = W_OTHERS;

@@ -341,6 +341,10 @@ struct rt_state {
 	 * inline edge counters, which -fsanitize=fuzzer adds and TSan then
 	 * instruments. Accesses there are neither scheduling points nor events. */
 	uintptr_t unwatched_lo, unwatched_size;
+	/* Code whose memcpy, memmove and memset calls are not the program's
+	 * accesses: an uninstrumented runtime's own bookkeeping (libomp's,
+	 * rt_openmp.c), whose sizes depend on the machine, not the schedule. */
+	uintptr_t quiet_code_lo, quiet_code_size;
 	int cpu;            /* CPU the execution is pinned to, -1 if none */
 };
 
@@ -567,6 +571,10 @@ static inline void rt_ext_changed(void)
 	if (rt.npolled)
 		rt.dirty = true;
 }
+
+/* rt_openmp.c: an iteration of a harness ends; libomp's worker pool ends
+ * with it, under control. */
+RT_HIDDEN void rt_openmp_iteration_end(void);
 
 /* ---- rt_objects.c: shadow state keyed by address ------------------------ */
 

@@ -670,6 +670,28 @@ static void own_stack(struct rt_thread *t)
 	pthread_attr_destroy(&attr);
 }
 
+/* glibc ends the main thread's stack at the page above __libc_stack_end,
+ * which ASLR places anywhere below the environment strings and the
+ * auxiliary vector at the top of the [stack] mapping: whether a getenv's
+ * copy reads the main thread's own stack would change from run to run.
+ * The bounds reach the top of the mapping instead. */
+static void main_stack_top(struct rt_thread *t)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return;
+	char line[256];
+	uintptr_t top = t->stack_lo + t->stack_size;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && top - 1 >= lo && top - 1 < hi) {
+			t->stack_size = hi - t->stack_lo;
+			break;
+		}
+	}
+	fclose(f);
+}
+
 static void pin_here(void)
 {
 	if (!rt.cfg.pin || rt.cpu < 0)
@@ -706,6 +728,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	/* The main thread's bounds come from /proc: look them up once. */
 	if (!main_stack_size || !pthread_equal(main_thread, t0->real)) {
 		own_stack(t0);
+		main_stack_top(t0);
 		main_thread = t0->real;
 		main_stack_lo = t0->stack_lo;
 		main_stack_size = t0->stack_size;
