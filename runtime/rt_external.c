@@ -80,9 +80,13 @@ static RT_NORETURN void out_of_time(void)
 			tid = t->tid;
 		}
 	}
+	if (rt.result)
+		rt.result->out_of_time = 1; /* a replay runs out of time too, elsewhere */
 	rt_fail(F_HANG, NULL,
-		"out of time after %llu ms with every thread blocked, T%d in the kernel: %s",
-		(unsigned long long)rt_watchdog_deadline_ms(), tid, what);
+		"still blocked after %llu ms (%s): every thread waits, T%d in the kernel for "
+		"%s, which something outside the execution could still end",
+		(unsigned long long)rt_watchdog_deadline_ms(), rt_watchdog_deadline_source(), tid,
+		what);
 }
 
 bool rt_ext_idle(void)

@@ -8,7 +8,8 @@
  * thread is blocked on the descriptor (rt_external.c) until the poll says
  * it is ready, and other threads run meanwhile; a socket with
  * SO_RCVTIMEO/SO_SNDTIMEO waits timed, and whether it times out (EAGAIN)
- * is a schedule decision. A blocking write or send of more than fits is
+ * is a schedule decision, and so is the expiry of an armed timerfd (time
+ * is virtual). A blocking write or send of more than fits is
  * made in pieces, each when there is room, as the kernel does. The real
  * call after the wait cannot block unless something outside the process
  * took the data first; a read then blocks in the kernel, where the
@@ -18,8 +19,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "rt_io.h"
@@ -85,6 +88,33 @@ static void point(struct rt_thread *self, int fd, const void *site)
 	self->trying = false;
 }
 
+/* A timerfd that is armed: its expiry is a timeout, a schedule decision
+ * as time is virtual. When the schedule says it expired, it is made to
+ * expire now (its interval kept), and its read completes. */
+static bool armed_timer(int fd)
+{
+	char link[32], path[48];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(path, link, sizeof link - 1);
+	if (n <= 0)
+		return false;
+	link[n] = 0;
+	struct itimerspec its;
+	return !strcmp(link, "anon_inode:[timerfd]") && timerfd_gettime(fd, &its) == 0 &&
+	       (its.it_value.tv_sec || its.it_value.tv_nsec);
+}
+
+static void expire_now(int fd)
+{
+	struct itimerspec its;
+	if (timerfd_gettime(fd, &its) != 0)
+		return;
+	its.it_value = (struct timespec){ 0, 1 };
+	timerfd_settime(fd, 0, &its, NULL);
+	struct pollfd p = { fd, POLLIN, 0 };
+	IO_REAL(poll)(&p, 1, 1000);
+}
+
 bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call, const void *site)
 {
 	point(self, fd, site);
@@ -97,7 +127,13 @@ bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call, 
 	struct fd_wait w = { .base = { &fd_ops, true, &w.p, 1 },
 			     .p = p,
 			     .call = call };
-	if (rt_ext_block(self, &w.base, has_timeout(fd, events), EV_FD_IO, (uintptr_t)fd, site)) {
+	bool timer = (events & POLLIN) && armed_timer(fd);
+	if (rt_ext_block(self, &w.base, timer || has_timeout(fd, events), EV_FD_IO, (uintptr_t)fd,
+			 site)) {
+		if (timer) {
+			expire_now(fd);
+			return true;
+		}
 		errno = EAGAIN;
 		return false;
 	}

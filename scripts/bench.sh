@@ -21,6 +21,11 @@
 #              schedules of the portfolio and 3,000 per pinned strategy
 #              each, with no report; a bug behind exit() found; the
 #              slowest schedule of a spin lock written in inline assembly
+#   blocking_false_alarms, blocking_found, blocking_worst_over_native_s
+#              the blocking probes (scripts/bench/blocking.sh): pipes,
+#              sockets, eventfd, C++20 futex waits and OpenMP, 5,000
+#              schedules per correct program, each program's native time
+#              beside its mean and longest schedule under control
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
 # with --quick), beside PCT's lower bound; the coverage ablation
@@ -82,6 +87,11 @@ if [ $quick -eq 1 ]; then
 	"$top/scripts/bench/liveness.sh" --quick
 else
 	"$top/scripts/bench/liveness.sh"
+fi
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/blocking.sh" --quick
+else
+	"$top/scripts/bench/blocking.sh"
 fi
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
