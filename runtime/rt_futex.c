@@ -51,7 +51,7 @@ static bool futex_ready(struct rt_ext *e)
 static void futex_describe(const struct rt_ext *e, char *buf, size_t cap)
 {
 	const struct futex_wait *w = (const struct futex_wait *)e;
-	snprintf(buf, cap, "futex wait on %#lx (value %u)", (unsigned long)w->addr, w->val);
+	snprintf(buf, cap, "futex wait on %#lx, value %u", (unsigned long)w->addr, w->val);
 }
 
 static bool futex_internal(const struct rt_ext *e)
@@ -83,7 +83,7 @@ static long futex_wait(struct rt_thread *self, uintptr_t addr, uint32_t val, boo
 	self->trying = false;
 	if (load_word(addr) != val)
 		return fail(EAGAIN);
-	struct futex_wait w = { .base = { &futex_ops, false, NULL, 0 },
+	struct futex_wait w = { .base = { &futex_ops, false, NULL, 0, addr },
 				.addr = addr, .val = val, .bitset = bitset, .seq = next_seq++ };
 	if (rt_ext_block(self, &w.base, timed, EV_COUNT, addr, site))
 		return fail(ETIMEDOUT);
@@ -118,7 +118,7 @@ static long futex_wake(struct rt_thread *self, uintptr_t addr, long n, uint32_t 
 	}
 	long moved = 0;
 	while (moved < n2 && (w = oldest(addr, FUTEX_BITSET_MATCH_ANY)) != NULL) {
-		w->addr = addr2;
+		w->addr = w->base.addr = addr2;
 		moved++;
 	}
 	if (woken)

@@ -556,6 +556,7 @@ struct rt_ext {
 	 * runtime naps and asks ready() again). */
 	struct pollfd *pfd;
 	int npfd;
+	uintptr_t addr; /* memory the wait is on (a futex word), named in reports; 0: none */
 };
 /* Block self on e (timed: the schedule may end the wait by a timeout).
  * Records ev when the wait ends. Returns 0, or ETIMEDOUT. */

@@ -124,7 +124,7 @@ bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call, 
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_NONBLOCK))
 		return true;
-	struct fd_wait w = { .base = { &fd_ops, true, &w.p, 1 },
+	struct fd_wait w = { .base = { &fd_ops, true, &w.p, 1, 0 },
 			     .p = p,
 			     .call = call };
 	bool timer = (events & POLLIN) && armed_timer(fd);

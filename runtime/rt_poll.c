@@ -73,7 +73,7 @@ static void point(struct rt_thread *self, const void *site)
 static bool wait_set(struct rt_thread *self, struct pollfd *p, nfds_t n, bool epoll, bool timed,
 		     const char *call, const void *site)
 {
-	struct poll_wait w = { { &poll_ops, true, p, (int)n }, call, epoll };
+	struct poll_wait w = { { &poll_ops, true, p, (int)n, 0 }, call, epoll };
 	return rt_ext_block(self, &w.base, timed, EV_FD_IO, 0, site) == 0;
 }
 

@@ -146,6 +146,8 @@ static void collect(struct symtab *st, const void *fail_site)
 		sym_add(st, (uintptr_t)(t->wait ? t->wait_site : t->site), false);
 		if (t->wobj)
 			sym_add(st, t->wobj->addr, true);
+		if (t->wait == W_EXTERNAL && t->ext->addr)
+			sym_add(st, t->ext->addr, true);
 		for (int h = 0; h < t->nheld; h++)
 			sym_add(st, t->held[h].obj->addr, true);
 	}
@@ -223,9 +225,16 @@ static void wait_text(struct symtab *st, const struct rt_thread *t, char *buf, s
 	case W_ONCE:
 		snprintf(buf, cap, "the initialiser of %s", o);
 		break;
-	case W_EXTERNAL:
+	case W_EXTERNAL: {
 		t->ext->ops->describe(t->ext, buf, cap);
+		size_t len = strlen(buf);
+		if (t->ext->addr && len < cap) {
+			var_text(st, t->ext->addr, o, sizeof o);
+			if (strcmp(o, "unnamed memory") != 0)
+				snprintf(buf + len, cap - len, " (%s)", o);
+		}
 		break;
+	}
 	default:
 		snprintf(buf, cap, "%s %s", rt_wait_names[t->wait], o);
 		break;

@@ -39,7 +39,7 @@ add_custom_target(schedfuzz_blocking_programs ALL DEPENDS ${BLOCKING_PROGRAMS})
 sf_check(blocking.pipe_poll.named ${BLOCKING}/expect_named.sh ${PROGS}/blocking_pipe_poll
   deadlock "poll on pipe fd [0-9]+" 10000)
 sf_check(blocking.atomic_wait.named ${BLOCKING}/expect_named.sh ${PROGS}/blocking_atomic_wait
-  deadlock "futex wait on 0x[0-9a-f]+" 10000)
+  deadlock "futex wait on 0x[0-9a-f]+, value [0-9]+ \\((request|answer)\\)" 10000)
 sf_program(blocking_accept_forever schedfuzz-cc ${BLOCKING}/accept_forever.c -g)
 add_custom_target(schedfuzz_blocking_hang_program ALL DEPENDS ${PROGS}/blocking_accept_forever)
 sf_check(blocking.accept_forever ${BLOCKING}/expect_named.sh ${PROGS}/blocking_accept_forever
