@@ -27,8 +27,9 @@
  * To add a wait: an rt_ext with ready() (never blocking), describe() and,
  * if the wait can be part of a deadlock, internal(); call rt_ext_block;
  * make every call that can end such a wait call rt_ext_changed (a wake of
- * runtime-owned state calls rt_changed). A thread woken for another reason
- * (a cancellation) is made ready by its ext. */
+ * runtime-owned state calls rt_changed). To end a wait for another reason
+ * (a cancellation, a signal), set its ext's interrupted and call
+ * rt_changed: rt_ext_block returns EINTR. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -51,7 +52,7 @@ int rt_ext_block(struct rt_thread *self, struct rt_ext *e, bool timed, enum rt_e
 	int r = rt_block_at(self, ev, addr, site);
 	rt.npolled -= e->kernel;
 	self->ext = NULL;
-	return r;
+	return e->interrupted ? EINTR : r;
 }
 
 static bool internal(const struct rt_ext *e)

@@ -83,11 +83,10 @@ static long futex_wait(struct rt_thread *self, uintptr_t addr, uint32_t val, boo
 	self->trying = false;
 	if (load_word(addr) != val)
 		return fail(EAGAIN);
-	struct futex_wait w = { .base = { &futex_ops, false, NULL, 0, addr },
+	struct futex_wait w = { .base = { .ops = &futex_ops, .addr = addr },
 				.addr = addr, .val = val, .bitset = bitset, .seq = next_seq++ };
-	if (rt_ext_block(self, &w.base, timed, EV_COUNT, addr, site))
-		return fail(ETIMEDOUT);
-	return 0;
+	int r = rt_ext_block(self, &w.base, timed, EV_COUNT, addr, site);
+	return r ? fail(r) : 0;
 }
 
 /* The oldest waiter on addr with a bit of bitset not yet woken. */

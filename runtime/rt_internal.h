@@ -557,9 +557,14 @@ struct rt_ext {
 	struct pollfd *pfd;
 	int npfd;
 	uintptr_t addr; /* memory the wait is on (a futex word), named in reports; 0: none */
+	/* Set (then rt_changed) by whoever ends the wait early, a cancellation
+	 * or a signal: the thread becomes a candidate and rt_ext_block
+	 * returns EINTR. */
+	bool interrupted;
 };
 /* Block self on e (timed: the schedule may end the wait by a timeout).
- * Records ev when the wait ends. Returns 0, or ETIMEDOUT. */
+ * Records ev when the wait ends. Returns 0, ETIMEDOUT, or EINTR when
+ * e->interrupted was set. */
 RT_HIDDEN int rt_ext_block(struct rt_thread *self, struct rt_ext *e, bool timed, enum rt_ev ev,
 			   uintptr_t addr, const void *site);
 /* No thread can run: really wait until a polled wait becomes ready and

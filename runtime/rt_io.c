@@ -124,12 +124,17 @@ bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call, 
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_NONBLOCK))
 		return true;
-	struct fd_wait w = { .base = { &fd_ops, true, &w.p, 1, 0 },
+	struct fd_wait w = { .base = { .ops = &fd_ops, .kernel = true, .pfd = &w.p, .npfd = 1 },
 			     .p = p,
 			     .call = call };
 	bool timer = (events & POLLIN) && armed_timer(fd);
-	if (rt_ext_block(self, &w.base, timer || has_timeout(fd, events), EV_FD_IO, (uintptr_t)fd,
-			 site)) {
+	int r = rt_ext_block(self, &w.base, timer || has_timeout(fd, events), EV_FD_IO,
+			     (uintptr_t)fd, site);
+	if (r == EINTR) {
+		errno = EINTR;
+		return false;
+	}
+	if (r) {
 		if (timer) {
 			expire_now(fd);
 			return true;

@@ -68,13 +68,20 @@ static void point(struct rt_thread *self, const void *site)
 	self->trying = false;
 }
 
-/* Wait until something in p is ready (then true) or the timed wait
- * timed out (then false). */
-static bool wait_set(struct rt_thread *self, struct pollfd *p, nfds_t n, bool epoll, bool timed,
-		     const char *call, const void *site)
+/* Wait until something in p is ready (then 1), the timed wait timed out
+ * (then 0), or the wait was interrupted (then -1, errno EINTR). */
+static int wait_set(struct rt_thread *self, struct pollfd *p, nfds_t n, bool epoll, bool timed,
+		    const char *call, const void *site)
 {
-	struct poll_wait w = { { &poll_ops, true, p, (int)n, 0 }, call, epoll };
-	return rt_ext_block(self, &w.base, timed, EV_FD_IO, 0, site) == 0;
+	struct poll_wait w = { .base = { .ops = &poll_ops, .kernel = true, .pfd = p, .npfd = (int)n },
+			       .call = call,
+			       .epoll = epoll };
+	int r = rt_ext_block(self, &w.base, timed, EV_FD_IO, 0, site);
+	if (r == EINTR) {
+		errno = EINTR;
+		return -1;
+	}
+	return r == 0;
 }
 
 static int progress(struct rt_thread *self, int r)
@@ -92,8 +99,9 @@ static int poll_model(struct rt_thread *self, struct pollfd *fds, nfds_t n, bool
 	if (r != 0 || !block)
 		return progress(self, r);
 	for (;;) {
-		if (!wait_set(self, fds, n, false, timed, call, site))
-			return 0;
+		int w = wait_set(self, fds, n, false, timed, call, site);
+		if (w <= 0)
+			return w;
 		r = IO_REAL(poll)(fds, n, 0);
 		if (r != 0)
 			return progress(self, r);
@@ -155,8 +163,9 @@ static int select_model(struct rt_thread *self, int nfds, fd_set *r, fd_set *w, 
 	struct pollfd p[FD_SETSIZE];
 	nfds_t n = sets_to_poll(nfds, &r0, &w0, &x0, p);
 	for (;;) {
-		if (!wait_set(self, p, n, false, timed, call, site))
-			return 0; /* the sets are empty already */
+		int ws = wait_set(self, p, n, false, timed, call, site);
+		if (ws <= 0)
+			return ws; /* timed out: the sets are empty already */
 		if (r)
 			*r = r0;
 		if (w)
@@ -204,8 +213,9 @@ static int epoll_model(struct rt_thread *self, int epfd, struct epoll_event *ev,
 		return progress(self, got);
 	struct pollfd p = { epfd, POLLIN, 0 };
 	for (;;) {
-		if (!wait_set(self, &p, 1, true, timeout > 0, "epoll_wait", site))
-			return 0;
+		int w = wait_set(self, &p, 1, true, timeout > 0, "epoll_wait", site);
+		if (w <= 0)
+			return w;
 		got = IO_REAL(epoll_wait)(epfd, ev, max, 0);
 		if (got != 0)
 			return progress(self, got);

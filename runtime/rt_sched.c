@@ -176,7 +176,7 @@ bool rt_can_complete(const struct rt_thread *t)
 				return false;
 		return true;
 	case W_EXTERNAL:
-		return t->ext->ops->ready(t->ext);
+		return t->ext->interrupted || t->ext->ops->ready(t->ext);
 	case W_COUNT:
 		break;
 	}
