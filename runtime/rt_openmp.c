@@ -17,6 +17,11 @@
  *     libomp release its resources (omp_pause_resource_all with
  *     omp_pause_hard, OpenMP 5.0): the workers are joined under control,
  *     and the next iteration's first parallel region creates new ones.
+ *   - Locks (critical sections, omp_lock_t) default to libomp's futex
+ *     locks (KMP_LOCK_KIND=futex), whose waits are modelled futexes and
+ *     whose state lives in the lock's own word: the default queuing locks
+ *     of critical sections are allocated by libomp and freed by the hard
+ *     pause below, after which a critical section would use freed memory.
  *   - libomp's serial initialisation is made outside executions, and its
  *     own memcpy and memset calls are no events (rt.quiet_code_lo): their
  *     sizes follow the machine (processors, affinity), not the schedule,
@@ -67,6 +72,7 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *data)
 __attribute__((constructor)) static void openmp_defaults(void)
 {
 	setenv("KMP_BLOCKTIME", "0", 0);
+	setenv("KMP_LOCK_KIND", "futex", 0);
 	/* libomp's own entry point: GCC's libgomp has no hard pause. */
 	void *fork_call = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
 	if (!fork_call)
