@@ -161,7 +161,7 @@ static int select_model(struct rt_thread *self, int nfds, fd_set *r, fd_set *w, 
 	if (got != 0 || !block)
 		return progress(self, got);
 	struct pollfd p[FD_SETSIZE];
-	nfds_t n = sets_to_poll(nfds, &r0, &w0, &x0, p);
+	nfds_t n = sets_to_poll(nfds, r ? &r0 : NULL, w ? &w0 : NULL, x ? &x0 : NULL, p);
 	for (;;) {
 		int ws = wait_set(self, p, n, false, timed, call, site);
 		if (ws <= 0)
