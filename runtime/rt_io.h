@@ -73,10 +73,10 @@ RT_HIDDEN void rt_fd_forked(void);
 /* ---- rt_io.c: waiting for one descriptor -------------------------------- */
 
 /* Self, about to make call on fd, waits until fd is ready for events (or
- * the call would not block anyway: a regular file, O_NONBLOCK). Returns
- * true when the call may proceed without blocking, false for a
- * non-blocking descriptor that is not ready (the call then fails with
- * EAGAIN by itself). */
+ * the call would not block anyway: a regular file, O_NONBLOCK, where the
+ * call itself then fails with EAGAIN). Returns true when the call may
+ * proceed, false (errno set) when the wait timed out (EAGAIN: a socket
+ * timeout) or was interrupted (EINTR). */
 RT_HIDDEN bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call,
 			  const void *site);
 
