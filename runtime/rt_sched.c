@@ -379,6 +379,21 @@ static int candidates_but(const struct rt_thread *self, bool others, bool holds,
 	return m;
 }
 
+/* The other threads whose timed waits can only time out. A thread that
+ * gives way while only they could run spins without progress, and under
+ * virtual time its spinning (its sleeps, its retries) lets time pass: one
+ * of them times out, as under a fair scheduler with a real clock, rather
+ * than the spinner going on forever (a thread polling a flag with usleep
+ * while another waits in poll() with a timeout to set it). */
+static int timeouts_of_others(const struct rt_thread *self, struct strat_candidate *out)
+{
+	int m = 0;
+	for (int i = 0; i < rt.ncand; i++)
+		if (rt.cand[i].tid != self->slot && rt.cand[i].timeout)
+			out[m++] = rt.cand[i];
+	return m;
+}
+
 static void switch_away(struct rt_thread *self, struct rt_thread *next, bool self_can)
 {
 	rt.retry_switches++;
@@ -418,7 +433,9 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 		rt.held_off = held;
 		if (n == 0) /* only held-off threads are left: they may run after all */
 			n = candidates_but(self, give_way, false, fair, &held);
-		if (n == 0) { /* only self and timeouts: self goes on */
+		if (n == 0 && give_way) /* others only in timed waits: time passes */
+			n = timeouts_of_others(self, fair);
+		if (n == 0) { /* only self: self goes on */
 			give_way = false;
 			n = candidates_but(self, false, false, fair, &held);
 		}
