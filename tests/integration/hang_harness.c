@@ -1,9 +1,9 @@
 /* hang_harness: a libFuzzer target that hangs on two inputs. "S": a thread
  * loops forever through scheduling points (a flag nobody sets). "B": a
- * thread blocks in read() on a pipe nobody writes, a call the runtime
- * does not control. Anything else returns at once. */
+ * thread blocks in getc() on a pipe nobody writes: stdio reads inside glibc,
+ * which the runtime does not control. Anything else returns at once. */
 #include <pthread.h>
-#include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -22,8 +22,8 @@ static void *spin(void *arg)
 static void *block(void *arg)
 {
 	(void)arg;
-	char c;
-	return read(fds[0], &c, 1) == 1 ? NULL : NULL;
+	FILE *in = fdopen(fds[0], "r");
+	return in && getc(in) != EOF ? NULL : NULL;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
