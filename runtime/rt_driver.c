@@ -144,6 +144,7 @@ void rt_init(void)
 	rt.cfg.stall_ms = rt_env_u64("SCHEDFUZZ_STALL_MS", RT_DEFAULT_STALL_MS);
 	rt.cfg.timeout_ms = rt_env_u64("SCHEDFUZZ_TIMEOUT", RT_DEFAULT_TIMEOUT_S) * 1000;
 	rt.cfg.memory_points = rt_env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
+	rt.cfg.memory_all = rt_env_u64("SCHEDFUZZ_MEMORY", 1) >= 2;
 	rt.cfg.pin = rt_env_u64("SCHEDFUZZ_PIN", 1) != 0;
 	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = rt_env_str("SCHEDFUZZ_INPUT");

@@ -217,6 +217,12 @@ struct rt_thread {
 	struct rt_obj *pend_obj;
 	const void *pend_site;
 	uint32_t born_in;
+
+	/* Ownership (rt_own.h): the shadow cell of the granules it owns, or 0
+	 * when its next private access must be a point; private accesses left
+	 * before the next tick. */
+	uint16_t own_tag;
+	uint32_t own_left;
 };
 
 /* ---- the execution ------------------------------------------------------ */
@@ -258,6 +264,7 @@ struct rt_config {
 	uint64_t stall_ms;       /* no scheduling point this long: preempt (0: never) */
 	uint64_t timeout_ms;     /* an execution's wall-clock limit (0: none) */
 	bool memory_points; /* memory accesses are scheduling points */
+	bool memory_all;    /* ... all of them, private ones too (SCHEDFUZZ_MEMORY=2) */
 	bool pin;           /* keep the execution on one CPU */
 	const char *record_path; /* write the executed schedule here */
 	const char *input_path;  /* the input being replayed, for reports */
@@ -484,6 +491,9 @@ RT_HIDDEN void rt_futex_wake(_Atomic uint32_t *word);
 /* The memory-access slow path (rt_abi.c inlines the fast checks). */
 RT_HIDDEN void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
 			 const void *site);
+/* An atomic or volatile access: a scheduling point wherever it is. */
+RT_HIDDEN void rt_access_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
+				bool write, const void *site);
 /* A read of addr: a fresh one (not among self's recent reads) is progress. */
 RT_HIDDEN void rt_read_seen(struct rt_thread *self, uintptr_t addr);
 
