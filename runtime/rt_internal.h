@@ -218,10 +218,11 @@ struct rt_thread {
 	const void *pend_site;
 	uint32_t born_in;
 
-	/* Ownership (rt_own.h): the shadow cell of the granules it owns, or 0
-	 * when its next private access must be a point; private accesses left
-	 * before the next tick. */
-	uint16_t own_tag;
+	/* Ownership (rt_own.h): the complemented shadow cells of the granules
+	 * it owns and of those it alone read since they settled, or 0 when its
+	 * next private access must be a point; private accesses left before
+	 * the next tick. */
+	uint16_t own_tag, own_r1;
 	uint32_t own_left;
 };
 

@@ -3,8 +3,8 @@
  * The shadow is reserved once, 16 TiB of address space that the kernel
  * backs only where it is written (MAP_NORESERVE): its resident size is an
  * eighth of the memory the program's threads touched, and a new execution
- * costs nothing (a generation) but once in 254, when the shadow's pages
- * are handed back. Where the reservation fails (a strict overcommit
+ * or phase costs nothing (a generation) but once in 254, when the
+ * shadow's pages are handed back. Where the reservation fails (a strict overcommit
  * policy, a small address-space limit), every access is a scheduling
  * point, as with SCHEDFUZZ_MEMORY=2, and we say so once. */
 #define _GNU_SOURCE
@@ -42,6 +42,20 @@ static bool reserve(void)
 	return true;
 }
 
+/* The next generation; on a wrap, the whole shadow goes back to the
+ * kernel (zero: untouched) and settled granules count as untouched. */
+static void advance(void)
+{
+	uint16_t gen = (uint16_t)((rt_own.gen >> 8) + 1);
+	if (gen > 0xfe) {
+		madvise(rt_own.map, MAP_BYTES, MADV_DONTNEED);
+		gen = 1;
+		rt_own.first = 1 << 8;
+	}
+	rt_own.gen = (uint16_t)(gen << 8);
+	rt_own.read = (uint16_t)(rt_own.gen | RT_OWN_READ);
+}
+
 void rt_own_begin(bool watch)
 {
 	if (!watch || !reserve()) {
@@ -49,13 +63,17 @@ void rt_own_begin(bool watch)
 		return;
 	}
 	rt_own.limit = GRANULES;
-	uint16_t gen = (uint16_t)((rt_own.gen >> 8) + 1);
-	if (gen > 0xfe) { /* wrapped: cells of generation 1 may be live again */
-		madvise(rt_own.map, MAP_BYTES, MADV_DONTNEED);
-		gen = 1;
-	}
-	rt_own.gen = (uint16_t)(gen << 8);
-	rt_own.read = (uint16_t)(rt_own.gen | RT_OWN_READ);
+	advance();
+	rt_own.first = rt_own.gen;
+}
+
+void rt_own_settle(void)
+{
+	if (rt_own.limit == 0)
+		return;
+	advance();
+	for (int i = 0; i < rt.nthreads; i++) /* their tags name the old generation */
+		rt.threads[i].own_tag = rt.threads[i].own_r1 = 0;
 }
 
 /* Granules [*g0, *g1) of [a, a + size), clipped to the watched ones;
@@ -75,40 +93,39 @@ static bool span(uintptr_t a, size_t size, uintptr_t *g0, uintptr_t *g1)
 	return true;
 }
 
-/* The cell value of what t touches now: before the first thread creation
- * the execution is one thread, whose accesses all happen before anything
- * another thread does (main initialising the workers' state). */
-static uint16_t owner_cell(const struct rt_thread *t)
-{
-	return (uint16_t)(rt_own.gen | (rt.ncreated == 1 ? RT_OWN_INIT : t->slot + 1));
-}
-
 enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size, bool write)
 {
 	if (rt_own.limit == 0)
 		return RT_OWN_POINT_SHARED;
-	uint16_t gen = rt_own.gen, mine = owner_cell(t), shared = (uint16_t)(gen | RT_OWN_SHARED),
-		 init = (uint16_t)(gen | RT_OWN_INIT);
+	uint16_t gen = rt_own.gen, mine = (uint16_t)(gen | (t->slot + 1)),
+		 r1 = t->slot < RT_OWN_READ1_SLOTS ? (uint16_t)(gen | (RT_OWN_READ1 + t->slot)) : mine,
+		 shared = (uint16_t)(gen | RT_OWN_SHARED), read = rt_own.read;
 	uintptr_t g0, g1;
 	bool point = !span(a, size, &g0, &g1), mark = false;
 	for (uintptr_t g = g0; g < g1; g++) {
-		uint16_t c = rt_own.map[g];
+		uint16_t c = rt_own.map[g], cg = c & 0xff00, s = c & 0xff;
 		if (c == mine || c == shared) {
 			point |= c == shared;
-		} else if ((c & 0xff00) != gen || c == init) {
-			rt_own.map[g] = mine; /* untouched (or only before threads): claimed */
-		} else if (c == rt_own.read) {
-			if (write) { /* read by several, now written */
-				rt_own.map[g] = shared;
-				point = true;
+		} else if (cg != gen) { /* settled, or untouched in this execution */
+			bool settled = cg >= rt_own.first && cg < gen;
+			rt_own.map[g] = settled && !write ? r1 : mine;
+		} else if (c == read || (s >= RT_OWN_READ1 && s < RT_OWN_READ)) {
+			/* read since it settled or since a write: by self alone (r1),
+			 * by another alone, or by several */
+			if (write) {
+				rt_own.map[g] = c == r1 ? mine : shared;
+				point |= c != r1;
+			} else if (c != r1 && c != read) {
+				rt_own.map[g] = read;
 			}
-		} else { /* the first access of a second thread */
-			rt_own.map[g] = write ? shared : rt_own.read;
+		} else { /* another thread's: the first access of a second thread */
+			rt_own.map[g] = write ? shared : read;
 			point = true;
 		}
 	}
 	if (t->own_tag != (uint16_t)~mine) { /* first private access after a publication */
 		t->own_tag = (uint16_t)~mine;
+		t->own_r1 = (uint16_t)~r1;
 		mark = true;
 	}
 	if (t->own_left == 0) {
@@ -122,7 +139,8 @@ void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size)
 {
 	if (rt_own.limit == 0)
 		return;
-	uint16_t mine = owner_cell(t), shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
+	uint16_t mine = (uint16_t)(rt_own.gen | (t->slot + 1)),
+		 shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
 	uintptr_t g0, g1;
 	span(a, size, &g0, &g1);
 	for (uintptr_t g = g0; g < g1; g++) {
