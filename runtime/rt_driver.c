@@ -26,6 +26,8 @@
  *                          this long while others could run is preempted
  *                          asynchronously (default 10, 0 for never)
  *   SCHEDFUZZ_MEMORY=0     memory accesses are not scheduling points
+ *   SCHEDFUZZ_MEMORY=2     every access is one, private ones too (default 1:
+ *                          only accesses to memory threads share, docs/cost.md)
  *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)

@@ -109,12 +109,16 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 		} else if (cg != gen) { /* settled, or untouched in this execution */
 			bool settled = cg >= rt_own.first && cg < gen;
 			rt_own.map[g] = settled && !write ? r1 : mine;
+			/* A write to settled memory may be half of an update that
+			 * another thread makes too (a counter main set up): a point,
+			 * once, before the writer owns it. */
+			point |= settled && write;
 		} else if (c == read || (s >= RT_OWN_READ1 && s < RT_OWN_READ)) {
 			/* read since it settled or since a write: by self alone (r1),
-			 * by another alone, or by several */
+			 * by another alone, or by several; any write is a point */
 			if (write) {
 				rt_own.map[g] = c == r1 ? mine : shared;
-				point |= c != r1;
+				point = true;
 			} else if (c != r1 && c != read) {
 				rt_own.map[g] = read;
 			}
@@ -150,7 +154,7 @@ void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size)
 	}
 }
 
-void rt_own_share(uintptr_t a, uint32_t size)
+void rt_own_share_slow(uintptr_t a, uint32_t size)
 {
 	if (rt_own.limit == 0)
 		return;

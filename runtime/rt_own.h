@@ -78,8 +78,8 @@ static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *
 /* The slow path of a plain access: claims the untouched granules for t,
  * moves the others along the states, and says whether the access is a
  * scheduling point: RT_OWN_POINT_SHARED for the first access of a second
- * thread after a write, and any write of a granule several threads
- * touched; RT_OWN_POINT for t's first private access after it published
+ * thread after a write, any write of a granule several threads touched,
+ * and the first write of a settled one; RT_OWN_POINT for t's first private access after it published
  * something, and for the tick. */
 enum rt_own_verdict { RT_OWN_PASS, RT_OWN_POINT, RT_OWN_POINT_SHARED };
 RT_HIDDEN enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size,
@@ -88,7 +88,16 @@ RT_HIDDEN enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uin
  * (unless another thread was handed an object there). */
 RT_HIDDEN void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size);
 /* An atomic or volatile access: shared on purpose, whoever touched it. */
-RT_HIDDEN void rt_own_share(uintptr_t a, uint32_t size);
+RT_HIDDEN void rt_own_share_slow(uintptr_t a, uint32_t size);
+static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint32_t size)
+{
+	uintptr_t g = a >> RT_OWN_SHIFT, h = (a + size - 1) >> RT_OWN_SHIFT;
+	uint16_t shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
+	if (size <= RT_OWN_GRANULE && h < rt_own.limit && rt_own.map[g] == shared &&
+	    rt_own.map[h] == shared)
+		return; /* already: the common case of a spin or a counter */
+	rt_own_share_slow(a, size);
+}
 /* Freed memory belongs to nobody: its next user owns it afresh. */
 RT_HIDDEN void rt_own_forget(uintptr_t a, size_t size);
 /* A new execution: every granule untouched. watch: private accesses are

@@ -21,6 +21,9 @@
 #              schedules of the portfolio and 3,000 per pinned strategy
 #              each, with no report; a bug behind exit() found; the
 #              slowest schedule of a spin lock written in inline assembly
+# then the real-program figures (scripts/bench/real_programs.sh: a
+# compressor, a hash build, a thread pool and a private loop, natively and
+# under control side by side: real_*_slowdown, real_*_points, ...)
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
 # with --quick), beside PCT's lower bound; the coverage ablation
@@ -82,6 +85,12 @@ if [ $quick -eq 1 ]; then
 	"$top/scripts/bench/liveness.sh" --quick
 else
 	"$top/scripts/bench/liveness.sh"
+fi
+
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/real_programs.sh" --quick
+else
+	"$top/scripts/bench/real_programs.sh"
 fi
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
