@@ -29,6 +29,17 @@
 #   real_compressor_race_found_at the schedule at which the planted race on
 #                             the compressor's job queue is found (seed 1,
 #                             1,000 schedules at most; target: found)
+# and libFuzzer on a threaded zoo harness (tests/bugs/queue_harness.c, its
+# fixed build, so that no run stops at a crash), built four ways and run
+# for EXECS inputs each (200,000; 12,000 with --quick) with seed 1:
+#   real_libfuzzer_exec_ratio       default mode over plain libFuzzer (>= 0.6)
+#   real_libfuzzer_asan_exec_ratio  ASan mode over plain ASan libFuzzer (>= 0.7)
+#   real_libfuzzer_asan_vs_default  ASan mode's exec/s over the default
+#                                   mode's (>= 0.5: within 2x)
+#   real_libfuzzer_rss_growth, real_libfuzzer_asan_rss_growth   peak RSS
+#                                   after EXECS inputs over after EXECS/20,
+#                                   minus 1 (< 0.10), with the ASan options
+#                                   the OSS-Fuzz build writes (scripts/oss-fuzz)
 # Targets are printed beside the figures (docs/cost.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,7 +50,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-real.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 clang=$(command -v clang-14 || command -v clang)
 src=$top/scripts/bench/workloads
-if [ $quick -eq 1 ]; then native_runs=3 schedules=3; else native_runs=10 schedules=10; fi
+if [ $quick -eq 1 ]; then native_runs=3 schedules=3 execs=12000; else native_runs=10 schedules=10 execs=200000; fi
 
 # measure CMD...: "WALL_S CPU_S" of CMD, its output discarded.
 measure() {
@@ -143,3 +154,34 @@ echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" -v n="$loop_runs"
 "$bin/schedfuzz" run -n 1000 --seed 1 -o "$work/race-out" -- "$work/race" >/dev/null 2>"$work/race.log" || true
 at=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed: .*/\1/p' "$work/race.log" | head -n 1)
 echo "real_compressor_race_found_at: ${at:-not found} (target <= 1000)"
+
+# libFuzzer, four builds of one harness, side by side.
+h=$top/tests/bugs/queue_harness.c
+"$clang" -O1 -DFIXED -fsanitize=fuzzer "$h" -o "$work/lf_plain" -lpthread
+"$clang" -O1 -DFIXED -fsanitize=address,fuzzer "$h" -o "$work/lf_plain_asan" -lpthread
+"$bin/schedfuzz-cc" -O1 -DFIXED -fsanitize=fuzzer "$h" -o "$work/lf_sf"
+"$bin/schedfuzz-cc" -O1 -DFIXED -fsanitize=address,fuzzer "$h" -o "$work/lf_sf_asan"
+# The allocator options that scripts/oss-fuzz/build.sh writes to [asan].
+asan_options=quarantine_size_mb=32
+# fuzz BINARY RUNS: "SECONDS PEAK_RSS_KB" of one campaign from an empty corpus.
+fuzz() {
+	rm -rf "$work/corpus"
+	mkdir "$work/corpus"
+	ASAN_OPTIONS=$asan_options /usr/bin/time -f "%e %M" -o "$work/time" "$1" -runs="$2" -seed=1 \
+		"$work/corpus" >/dev/null 2>&1 || true
+	cat "$work/time"
+}
+declare -A rate rss_small rss_big
+for b in lf_plain lf_sf lf_plain_asan lf_sf_asan; do
+	read -r _ rss_small[$b] <<<"$(fuzz "$work/$b" $((execs / 20)))"
+	read -r t rss_big[$b] <<<"$(fuzz "$work/$b" "$execs")"
+	rate[$b]=$(awk -v t="$t" -v n="$execs" 'BEGIN { printf "%.0f", n / t }')
+	echo "real_libfuzzer_${b#lf_}_execs_per_s: ${rate[$b]}"
+done
+echo "real_libfuzzer_exec_ratio: $(ratio "${rate[lf_sf]}" "${rate[lf_plain]}") (target >= 0.6)"
+echo "real_libfuzzer_asan_exec_ratio: $(ratio "${rate[lf_sf_asan]}" "${rate[lf_plain_asan]}") (target >= 0.7)"
+echo "real_libfuzzer_asan_vs_default: $(ratio "${rate[lf_sf_asan]}" "${rate[lf_sf]}") (target >= 0.5)"
+for b in lf_sf lf_sf_asan lf_plain lf_plain_asan; do
+	g=$(awk -v a="${rss_big[$b]}" -v b="${rss_small[$b]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b - 1 : 0) }')
+	echo "real_libfuzzer_${b#lf_}_rss_growth: $g (${rss_small[$b]} KB after $((execs / 20)), ${rss_big[$b]} KB after $execs; target < 0.10)"
+done
