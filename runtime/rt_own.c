@@ -4,9 +4,9 @@
  * backs only where it is written (MAP_NORESERVE): its resident size is an
  * eighth of the memory the program's threads touched, and a new execution
  * or phase costs nothing (a generation) but once in 254, when the
- * shadow's pages are handed back. Where the reservation fails (a strict overcommit
- * policy, a small address-space limit), every access is a scheduling
- * point, as with SCHEDFUZZ_MEMORY=2, and we say so once. */
+ * shadow's pages are handed back. Where the reservation fails (a strict
+ * overcommit policy, a small address-space limit), every access is a
+ * scheduling point, as with SCHEDFUZZ_MEMORY=2, and we say so once. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <sys/mman.h>
