@@ -761,8 +761,11 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 		rt.strat->counting(rt.sstate, &rt.counting);
 	rt.locks = 0;
 	/* The systematic search needs every access in its log: a dependence
-	 * with an access it never saw is a reversal it never tries. */
-	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !rt.search);
+	 * with an access it never saw is a reversal it never tries. PCTVB's
+	 * change points are its variables' n-th accesses, every access
+	 * counted (ALGORITHMS.md): its plans see them all too. */
+	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !rt.search &&
+		     rt.counting.what != SF_COUNT_VARS);
 	rt_vars_begin();
 	rt_cov_begin();
 	rt_trace_begin();

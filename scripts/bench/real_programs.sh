@@ -3,16 +3,15 @@
 # (scripts/bench/workloads/), for scripts/bench.sh. Each workload is built
 # natively (clang -O2) and with schedfuzz-cc -O2 and timed in this one run,
 # side by side: NATIVE runs of the native build, then SCHEDULES schedules
-# of `schedfuzz run --seed 1` (the portfolio, a fork per schedule), each
+# of each of the random walk, PCT (d=3) and RPRO (d=4, r=5), replayed from
+# genomes (`schedfuzz replay`, one process each, as a native run is), each
 # figure as wall time and as CPU time (user+sys, children included), which
 # a machine busy with other work disturbs less. Per workload:
 #   real_W_native_ms, real_W_schedule_ms   wall ms per native run / schedule
 #   real_W_slowdown, real_W_cpu_slowdown   schedule over native run
 #   real_W_schedules_per_s
 #   real_W_points, real_W_preemptions      scheduling points and preemptions
-#                                          per schedule: the mean over one
-#                                          schedule of each strategy
-#                                          (random, pct, rpro, pctvb) replayed
+#                                          per schedule, the same means
 #   real_W_handoffs STRATEGY               with strace: that schedule's
 #                                          points, preemptions, futex calls
 # then
@@ -20,7 +19,7 @@
 #                             on" path: private_loop (three instrumented
 #                             accesses per iteration) under control minus
 #                             native, one process each, the best of three
-#   real_private_loop_ratio   CPU time of a schedule of private_loop (every
+#   real_private_loop_ratio   CPU time of a PCT schedule of private_loop (every
 #                             operation a private heap access) under the
 #                             default settings over SCHEDFUZZ_MEMORY=0, the
 #                             same binary (target <= 1.5)
@@ -58,31 +57,39 @@ measure() {
 	awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time"
 }
 
-# points_of NAME BINARY ARGS...: "POINTS PREEMPTIONS", means over one schedule
-# of each strategy, replayed from a genome drawn with seed 1; with strace
-# at hand, also one line per strategy with the futex calls of the schedule
-# (real_W_handoffs): a strategy that does not preempt at a point must not
-# pay a futex round trip there, so they follow the switches, not the points.
-points_of() {
-	local name=$1 b=$2 s line steps=0 sw=0 n=0 fx
+# schedules_of NAME BINARY ARGS...: "POINTS PREEMPTIONS WALL_S CPU_S",
+# means over SCHEDULES schedules of each of the random walk, PCT and RPRO,
+# replayed from genomes drawn with seeds 1, 2, ... (PCTVB's plans keep every
+# access a point, docs/cost.md). With strace at hand, also one line per
+# strategy with the futex calls of its first schedule (real_W_handoffs): a
+# strategy that does not preempt at a point must not pay a futex round
+# trip there, so they follow the switches, not the points.
+schedules_of() {
+	local name=$1 b=$2 s i line steps=0 sw=0 n=0 fx w c tw=0 tc=0
 	shift 2
-	for s in random pct:d=3 rpro:d=4,r=5 pctvb:d=2,v=1; do
-		"$bin/schedfuzz" genome --strategy "$s" --seed 1 -o "$work/genome" >/dev/null 2>&1
-		line=$("$bin/schedfuzz" replay --events 1 "$work/genome" -- "$b" "$@" 2>&1 |
-			sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p')
-		[ -n "$line" ] || continue
-		steps=$((steps + ${line% *}))
-		sw=$((sw + ${line#* }))
-		n=$((n + 1))
-		if command -v strace >/dev/null; then
-			strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
-				"$work/genome" -- "$b" "$@" >/dev/null 2>&1 || true
-			fx=$(awk '$NF == "futex" { print $4 }' "$work/strace")
-			echo "real_${name}_handoffs ${s%%:*}: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls" >&2
-		fi
+	for s in random pct:d=3 rpro:d=4,r=5; do
+		for i in $(seq "$schedules"); do
+			"$bin/schedfuzz" genome --strategy "$s" --seed "$i" -o "$work/genome" >/dev/null 2>&1
+			/usr/bin/time -f "%e %U %S" -o "$work/time" "$bin/schedfuzz" replay --events 1 \
+				"$work/genome" -- "$b" "$@" >/dev/null 2>"$work/replay" || true
+			line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
+			[ -n "$line" ] || continue
+			read -r w c <<<"$(awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time")"
+			tw=$(awk -v a="$tw" -v b="$w" 'BEGIN { print a + b }')
+			tc=$(awk -v a="$tc" -v b="$c" 'BEGIN { print a + b }')
+			steps=$((steps + ${line% *}))
+			sw=$((sw + ${line#* }))
+			n=$((n + 1))
+			if [ "$i" = 1 ] && command -v strace >/dev/null; then
+				strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
+					"$work/genome" -- "$b" "$@" >/dev/null 2>&1 || true
+				fx=$(awk '$NF == "futex" { print $4 }' "$work/strace")
+				echo "real_${name}_handoffs ${s%%:*}: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls" >&2
+			fi
+		done
 	done
 	[ $n -gt 0 ] || n=1
-	echo "$((steps / n)) $((sw / n))"
+	echo "$((steps / n)) $((sw / n)) $(awk -v t="$tw" -v n="$n" 'BEGIN { print t / n }') $(awk -v t="$tc" -v n="$n" 'BEGIN { print t / n }')"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
@@ -98,23 +105,20 @@ workload() {
 		nw=$(awk -v a="$nw" -v b="$w" 'BEGIN { print a + b }')
 		nc=$(awk -v a="$nc" -v b="$c" 'BEGIN { print a + b }')
 	done
-	read -r w c <<<"$(measure "$bin/schedfuzz" run -n "$schedules" --seed 1 -o "$work/out" --timeout 120 \
-		-- "$work/${name}_sf" "$@")"
-	local nat_w nat_c sf_w sf_c
+	local p sf_w sf_c
+	p=$(schedules_of "$name" "$work/${name}_sf" "$@" 2>"$work/handoffs")
+	read -r points preempt sf_w sf_c <<<"$p"
+	local nat_w nat_c
 	nat_w=$(awk -v t="$nw" -v n="$native_runs" 'BEGIN { print t / n }')
 	nat_c=$(awk -v t="$nc" -v n="$native_runs" 'BEGIN { print t / n }')
-	sf_w=$(awk -v t="$w" -v n="$schedules" 'BEGIN { print t / n }')
-	sf_c=$(awk -v t="$c" -v n="$schedules" 'BEGIN { print t / n }')
 	echo "real_${name}_native_ms: $(awk -v t="$nat_w" 'BEGIN { printf "%.1f", t * 1000 }')"
 	echo "real_${name}_schedule_ms: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", t * 1000 }')"
 	echo "real_${name}_slowdown: $(ratio "$sf_w" "$nat_w")${target:+ (target <= $target)}"
 	echo "real_${name}_cpu_slowdown: $(ratio "$sf_c" "$nat_c")"
 	echo "real_${name}_schedules_per_s: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", 1 / t }')"
-	local p
-	p=$(points_of "$name" "$work/${name}_sf" "$@" 2>"$work/handoffs")
 	cat "$work/handoffs"
-	echo "real_${name}_points: ${p% *}"
-	echo "real_${name}_preemptions: ${p#* }"
+	echo "real_${name}_points: $points"
+	echo "real_${name}_preemptions: $preempt"
 }
 
 workload compressor 3
@@ -138,18 +142,22 @@ c_sf=$(best "$work/private_loop" "$iters")
 c_nat=$(best "$work/private_loop_native" "$iters")
 echo "real_private_hook_ns: $(awk -v a="$c_sf" -v b="$c_nat" -v n="$iters" \
 	'BEGIN { printf "%.2f", (a - b) * 1e9 / (n * 2 * 3) }') (target: a few ns)"
-loop_runs=$((schedules / 2 > 0 ? schedules / 2 : 1))
-read -r _ c1 <<<"$(measure "$bin/schedfuzz" run -n "$loop_runs" --seed 1 -o "$work/out" -- "$work/private_loop")"
-read -r _ c0 <<<"$(SCHEDFUZZ_MEMORY=0 measure "$bin/schedfuzz" run -n "$loop_runs" --seed 1 -o "$work/out" \
-	-- "$work/private_loop")"
+# pct_cpu ARGS...: CPU seconds of one PCT schedule of private_loop (seed 1).
+"$bin/schedfuzz" genome --strategy pct:d=3 --seed 1 -o "$work/pct_genome" >/dev/null 2>&1
+pct_cpu() {
+	local c
+	read -r _ c <<<"$(measure "$bin/schedfuzz" replay --events 1 "$work/pct_genome" -- "$work/private_loop" "$@")"
+	echo "$c"
+}
+c1=$(pct_cpu)
+c0=$(SCHEDFUZZ_MEMORY=0 pct_cpu)
 echo "real_private_loop_ratio: $(ratio "$c1" "$c0") (target <= 1.5)"
-read -r _ c2 <<<"$(SCHEDFUZZ_MEMORY=2 measure "$bin/schedfuzz" run -n 1 --seed 1 -o "$work/out" --timeout 300 \
-	-- "$work/private_loop" 2000000)"
 # The model before ownership: a tenth of the loop, scaled up.
-echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" -v n="$loop_runs" \
-	'BEGIN { printf "%.1f", (b > 0 ? a * 10 / (b / n) : 0) }')"
+c2=$(SCHEDFUZZ_MEMORY=2 pct_cpu 2000000)
+echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" 'BEGIN { printf "%.1f", (b > 0 ? a * 10 / b : 0) }')"
 
-# The planted race on the job queue, small blocks as the test runs it.
+# The planted race on the job queue, small blocks as the test runs it
+# (the portfolio, PCTVB's plans included).
 "$bin/schedfuzz-cc" -O1 -DQUEUE_RACE -DINPUT_KIB=64 -DBLOCK_KIB=8 "$src/compressor.c" -o "$work/race"
 "$bin/schedfuzz" run -n 1000 --seed 1 -o "$work/race-out" -- "$work/race" >/dev/null 2>"$work/race.log" || true
 at=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed: .*/\1/p' "$work/race.log" | head -n 1)
