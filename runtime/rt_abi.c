@@ -2,8 +2,9 @@
  *
  * Code built with -fsanitize=thread calls these hooks before every memory
  * access, around every function, and in place of every atomic operation.
- * Every access hook funnels into one inline check (controlled thread? own
- * stack?) and one out-of-line slow path (KCSAN's layout). Atomic hooks
+ * Every access hook funnels into one inline check (a controlled thread,
+ * on memory only it touched? rt_own.h) and one out-of-line slow path
+ * (KCSAN's layout). Atomic hooks
  * perform the operation themselves, after the scheduling point, so that
  * the schedule decides the order of atomics too. Since only one controlled
  * thread runs at a time, we perform every atomic as sequentially
@@ -18,6 +19,7 @@
 #include <stdint.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 /* The hooks are not the runtime's section (rt_section.h): a thread that
  * spins in a loop whose accesses the hooks wave through (its own stack)
@@ -29,14 +31,6 @@
 
 #define HOOK RT_EXPORT
 
-static inline struct rt_thread *controlled_at(uintptr_t a)
-{
-	struct rt_thread *t = rt_self;
-	if (!t || a - t->stack_lo < t->stack_size)
-		return NULL;
-	return t;
-}
-
 /* A volatile access is a scheduling point even on the thread's own stack:
  * volatile there means another thread may touch it (a spin on a queue
  * node on the waiter's stack, as an MCS lock has). */
@@ -44,13 +38,16 @@ static inline void on_volatile(const volatile void *p, uint32_t size, bool write
 {
 	struct rt_thread *t = rt_self;
 	if (t)
-		rt_access(t, (uintptr_t)p, size, write, pc);
+		rt_access_shared(t, (uintptr_t)p, size, write, pc);
 }
 
+/* Memory only this thread touched so far is no scheduling point
+ * (rt_own.h): the common case ends here, inline, the thread's own stack
+ * included. */
 static inline void on_access(const volatile void *p, uint32_t size, bool write, const void *pc)
 {
-	struct rt_thread *t = controlled_at((uintptr_t)p);
-	if (t)
+	struct rt_thread *t = rt_self;
+	if (t && !rt_own_mine(t, (uintptr_t)p, size, write))
 		rt_access(t, (uintptr_t)p, size, write, pc);
 }
 
@@ -162,8 +159,10 @@ static inline __attribute__((always_inline)) struct rt_thread *
 atomic_point(const volatile void *p, uint32_t size, enum rt_ev ev, const void *pc)
 {
 	struct rt_thread *t = rt_self;
-	if (t)
+	if (t) {
+		rt_own_share((uintptr_t)p, size);
 		rt_point(t, ev, (uintptr_t)p, NULL, size, pc);
+	}
 	ASAN_CHECK(p, size, ev != EV_ATOMIC_LOAD, pc);
 	return t;
 }

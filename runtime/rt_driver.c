@@ -26,6 +26,8 @@
  *                          this long while others could run is preempted
  *                          asynchronously (default 10, 0 for never)
  *   SCHEDFUZZ_MEMORY=0     memory accesses are not scheduling points
+ *   SCHEDFUZZ_MEMORY=2     every access is one, private ones too (default 1:
+ *                          only accesses to memory threads share, docs/cost.md)
  *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
@@ -144,6 +146,7 @@ void rt_init(void)
 	rt.cfg.stall_ms = rt_env_u64("SCHEDFUZZ_STALL_MS", RT_DEFAULT_STALL_MS);
 	rt.cfg.timeout_ms = rt_env_u64("SCHEDFUZZ_TIMEOUT", RT_DEFAULT_TIMEOUT_S) * 1000;
 	rt.cfg.memory_points = rt_env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
+	rt.cfg.memory_all = rt_env_u64("SCHEDFUZZ_MEMORY", 1) >= 2;
 	rt.cfg.pin = rt_env_u64("SCHEDFUZZ_PIN", 1) != 0;
 	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = rt_env_str("SCHEDFUZZ_INPUT");

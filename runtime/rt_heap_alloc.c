@@ -16,9 +16,11 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -74,6 +76,8 @@ RT_EXPORT void free(void *p)
 		first = rt_heap_freed_remember(p, rt_self->tid);
 		if (rt_heap_tracking())
 			rt_heap_forget(p);
+		if (first < 0) /* whoever allocates it next owns it afresh */
+			rt_own_forget((uintptr_t)p, malloc_usable_size(p));
 	}
 	__libc_free(p); /* glibc's checks first: they may abort with its message */
 	if (RT_UNLIKELY(first >= 0))
@@ -94,6 +98,8 @@ RT_EXPORT void *realloc(void *old, size_t size)
 	int first = old ? freed_before(old) : -1;
 	if (RT_UNLIKELY(first >= 0))
 		rt_heap_double_free("realloc", first);
+	if (old && controlled())
+		rt_own_forget((uintptr_t)old, malloc_usable_size(old));
 	void *p = reused(__libc_realloc(old, size));
 	if (old && p != old && (p || size == 0) && controlled())
 		rt_heap_freed_remember(old, rt_self->tid);

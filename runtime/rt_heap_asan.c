@@ -9,11 +9,14 @@
 #include <stddef.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 /* sanitizer/allocator_interface.h and sanitizer/asan_interface.h. */
 extern int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *,
 									  size_t),
 						     void (*free_hook)(const volatile void *));
+extern int __sanitizer_get_ownership(const volatile void *p);
+extern size_t __sanitizer_get_allocated_size(const volatile void *p);
 extern size_t __asan_get_alloc_stack(void *addr, void **trace, size_t size, int *thread_id);
 
 static void on_malloc(const volatile void *p, size_t size)
@@ -30,6 +33,11 @@ static void on_free(const volatile void *p)
 {
 	if (p && rt_heap_tracking())
 		rt_heap_forget((const void *)p);
+	/* Whoever allocates it next (after ASan's quarantine) owns it afresh.
+	 * ASan calls this hook before it checks the free: a block it does
+	 * not own (a double free) is left to its report. */
+	if (p && rt_self && rt.active && __sanitizer_get_ownership(p))
+		rt_own_forget((uintptr_t)p, __sanitizer_get_allocated_size(p));
 }
 
 void rt_heap_install_hooks(void)

@@ -222,6 +222,13 @@ struct rt_thread {
 	struct rt_obj *pend_obj;
 	const void *pend_site;
 	uint32_t born_in;
+
+	/* Ownership (rt_own.h): the complemented shadow cells of the granules
+	 * it owns and of those it alone read since they settled, or 0 when its
+	 * next private access must be a point; private accesses left before
+	 * the next tick. */
+	uint16_t own_tag, own_r1;
+	uint32_t own_left;
 };
 
 /* ---- the execution ------------------------------------------------------ */
@@ -263,6 +270,7 @@ struct rt_config {
 	uint64_t stall_ms;       /* no scheduling point this long: preempt (0: never) */
 	uint64_t timeout_ms;     /* an execution's wall-clock limit (0: none) */
 	bool memory_points; /* memory accesses are scheduling points */
+	bool memory_all;    /* ... all of them, private ones too (SCHEDFUZZ_MEMORY=2) */
 	bool pin;           /* keep the execution on one CPU */
 	const char *record_path; /* write the executed schedule here */
 	const char *input_path;  /* the input being replayed, for reports */
@@ -497,6 +505,9 @@ RT_HIDDEN void rt_futex_wake(_Atomic uint32_t *word);
 /* The memory-access slow path (rt_abi.c inlines the fast checks). */
 RT_HIDDEN void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
 			 const void *site);
+/* An atomic or volatile access: a scheduling point wherever it is. */
+RT_HIDDEN void rt_access_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
+				bool write, const void *site);
 /* A read of addr: a fresh one (not among self's recent reads) is progress. */
 RT_HIDDEN void rt_read_seen(struct rt_thread *self, uintptr_t addr);
 

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 struct rt_state rt;
 __thread struct rt_thread *rt_self __attribute__((tls_model("initial-exec")));
@@ -516,6 +517,8 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 		decide(self);
 	}
 	record(self, ev, addr, obj, size, site);
+	if (ev != EV_READ && ev != EV_WRITE && ev != EV_ATOMIC_LOAD)
+		rt_own_published(self); /* plain writes: rt_access */
 	if (RT_UNLIKELY(rt.retries >= __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED)))
 		rt_livelock_limit_passed();
 }
@@ -577,13 +580,39 @@ void rt_read_seen(struct rt_thread *self, uintptr_t addr)
 	rt_progress(self);
 }
 
-void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
+static void access_point(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
+			 const void *site)
 {
-	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
-		return;
 	rt_point(self, write ? EV_WRITE : EV_READ, addr, NULL, size, site);
 	if (!write)
 		rt_read_seen(self, addr);
+}
+
+void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
+{
+	if (addr - self->stack_lo < self->stack_size) { /* private by construction */
+		rt_own_stack(self, addr, size);
+		return;
+	}
+	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
+		return;
+	enum rt_own_verdict v = rt_own_point(self, addr, size, write);
+	if (v == RT_OWN_PASS)
+		return;
+	access_point(self, addr, size, write, site);
+	if (write && v == RT_OWN_POINT_SHARED)
+		rt_own_published(self);
+}
+
+void rt_access_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
+		      const void *site)
+{
+	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
+		return;
+	rt_own_share(addr, size);
+	access_point(self, addr, size, write, site);
+	if (write)
+		rt_own_published(self);
 }
 
 void rt_thread_started(struct rt_thread *self)
@@ -792,6 +821,12 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	if (rt.strat->counting)
 		rt.strat->counting(rt.sstate, &rt.counting);
 	rt.locks = 0;
+	/* The systematic search needs every access in its log: a dependence
+	 * with an access it never saw is a reversal it never tries. PCTVB's
+	 * change points are its variables' n-th accesses, every access
+	 * counted (ALGORITHMS.md): its plans see them all too. */
+	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !rt.search &&
+		     rt.counting.what != SF_COUNT_VARS);
 	rt_vars_begin();
 	rt_cov_begin();
 	rt_trace_begin();

@@ -8,6 +8,7 @@
 #include <limits.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 static struct rt_obj *sem_obj(sem_t *s)
 {
@@ -165,6 +166,7 @@ RT_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 		/* The last to arrive opens the round and is the serial thread. */
 		o->barrier.arrived = 0;
 		o->barrier.round++;
+		rt_own_settle(); /* a phase ends: its accesses precede the next */
 		rt_changed();
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}

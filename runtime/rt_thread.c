@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 /* Destructors of the keys created so far, indexed by key (glibc keys are
  * small integers below PTHREAD_KEYS_MAX). */
@@ -142,6 +143,8 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	if (r != 0)
 		return r;
 	t->state = T_LIVE;
+	if (rt.ncreated == 1) /* what main did alone happens before any thread */
+		rt_own_settle();
 	rt.ncreated++;
 	if (slot == rt.nthreads)
 		rt.nthreads++;

@@ -26,6 +26,9 @@
 #              sockets, eventfd, C++20 futex waits and OpenMP, 5,000
 #              schedules per correct program, each program's native time
 #              beside its mean and longest schedule under control
+# then the real-program figures (scripts/bench/real_programs.sh: a
+# compressor, a hash build, a thread pool and a private loop, natively and
+# under control side by side: real_*_slowdown, real_*_points, ...)
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
 # with --quick), beside PCT's lower bound; the coverage ablation
@@ -92,6 +95,12 @@ if [ $quick -eq 1 ]; then
 	"$top/scripts/bench/blocking.sh" --quick
 else
 	"$top/scripts/bench/blocking.sh"
+fi
+
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/real_programs.sh" --quick
+else
+	"$top/scripts/bench/real_programs.sh"
 fi
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi

@@ -91,6 +91,13 @@ for src in "$top"/tests/harnesses/*.c; do
 max_len = 4096
 # schedfuzz reports a hang itself at 3/4 of this, with its interleaving.
 timeout = 25
+
+[asan]
+# ASan keeps freed blocks poisoned in a quarantine of 256 MB by default,
+# which is where a campaign's RSS grows. A use-after-free that an
+# interleaving causes frees and uses the block within one execution, so a
+# smaller quarantine still catches it (docs/cost.md).
+quarantine_size_mb = 32
 OPTIONS
 	echo "build.sh: $OUT/$name ($engine)"
 done

@@ -1,0 +1,186 @@
+/* rt_own.c - the ownership shadow (rt_own.h): claims, sharing, forgetting.
+ *
+ * The shadow is reserved once, 16 TiB of address space that the kernel
+ * backs only where it is written (MAP_NORESERVE): its resident size is an
+ * eighth of the memory the program's threads touched, and a new execution
+ * or phase costs nothing (a generation) but once in 254, when the
+ * shadow's pages are handed back. Where the reservation fails (a strict
+ * overcommit policy, a small address-space limit), every access is a
+ * scheduling point, as with SCHEDFUZZ_MEMORY=2, and we say so once. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rt_own.h"
+
+struct rt_own_state rt_own;
+
+#define GRANULES ((uintptr_t)1 << (RT_OWN_ADDR_BITS - RT_OWN_SHIFT))
+#define MAP_BYTES (GRANULES * sizeof(uint16_t))
+#define PAGE 4096u
+
+static bool reserved, failed;
+
+static bool reserve(void)
+{
+	if (reserved || failed)
+		return reserved;
+	void *p = mmap(NULL, MAP_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		failed = true;
+		static const char msg[] = "schedfuzz: no address space for the ownership shadow "
+					  "(16 TiB, reserved only): every memory access is a "
+					  "scheduling point\n";
+		if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
+			failed = true;
+		return false;
+	}
+	rt_own.map = p;
+	reserved = true;
+	return true;
+}
+
+/* The next generation; on a wrap, the whole shadow goes back to the
+ * kernel (zero: untouched) and settled granules count as untouched. */
+static void advance(void)
+{
+	uint16_t gen = (uint16_t)((rt_own.gen >> 8) + 1);
+	if (gen > 0xfe) {
+		madvise(rt_own.map, MAP_BYTES, MADV_DONTNEED);
+		gen = 1;
+		rt_own.first = 1 << 8;
+	}
+	rt_own.gen = (uint16_t)(gen << 8);
+	rt_own.read = (uint16_t)(rt_own.gen | RT_OWN_READ);
+}
+
+void rt_own_begin(bool watch)
+{
+	if (!watch || !reserve()) {
+		rt_own.limit = 0;
+		return;
+	}
+	rt_own.limit = GRANULES;
+	advance();
+	rt_own.first = rt_own.gen;
+}
+
+void rt_own_settle(void)
+{
+	if (rt_own.limit == 0)
+		return;
+	advance();
+	for (int i = 0; i < rt.nthreads; i++) /* their tags name the old generation */
+		rt.threads[i].own_tag = rt.threads[i].own_r1 = 0;
+}
+
+/* Granules [*g0, *g1) of [a, a + size), clipped to the watched ones;
+ * false if some part lies outside (always a point). */
+static bool span(uintptr_t a, size_t size, uintptr_t *g0, uintptr_t *g1)
+{
+	uintptr_t end = a + (size ? size : 1);
+	*g0 = a >> RT_OWN_SHIFT;
+	*g1 = ((end - 1) >> RT_OWN_SHIFT) + 1;
+	if (end < a || *g1 > rt_own.limit) {
+		if (*g1 > rt_own.limit)
+			*g1 = rt_own.limit;
+		if (*g0 > *g1)
+			*g0 = *g1;
+		return false;
+	}
+	return true;
+}
+
+enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size, bool write)
+{
+	if (rt_own.limit == 0)
+		return RT_OWN_POINT_SHARED;
+	uint16_t gen = rt_own.gen, mine = (uint16_t)(gen | (t->slot + 1)),
+		 r1 = t->slot < RT_OWN_READ1_SLOTS ? (uint16_t)(gen | (RT_OWN_READ1 + t->slot)) : mine,
+		 shared = (uint16_t)(gen | RT_OWN_SHARED), read = rt_own.read;
+	uintptr_t g0, g1;
+	bool point = !span(a, size, &g0, &g1), mark = false;
+	for (uintptr_t g = g0; g < g1; g++) {
+		uint16_t c = rt_own.map[g], cg = c & 0xff00, s = c & 0xff;
+		if (c == mine || c == shared) {
+			point |= c == shared;
+		} else if (cg != gen) { /* settled, or untouched in this execution */
+			bool settled = cg >= rt_own.first && cg < gen;
+			rt_own.map[g] = settled && !write ? r1 : mine;
+			/* A write to settled memory may be half of an update that
+			 * another thread makes too (a counter main set up): a point,
+			 * once, before the writer owns it. */
+			point |= settled && write;
+		} else if (c == read || (s >= RT_OWN_READ1 && s < RT_OWN_READ)) {
+			/* read since it settled or since a write: by self alone (r1),
+			 * by another alone, or by several; any write is a point */
+			if (write) {
+				rt_own.map[g] = c == r1 ? mine : shared;
+				point = true;
+			} else if (c != r1 && c != read) {
+				rt_own.map[g] = read;
+			}
+		} else { /* another thread's: the first access of a second thread */
+			rt_own.map[g] = write ? shared : read;
+			point = true;
+		}
+	}
+	if (t->own_tag != (uint16_t)~mine) { /* first private access after a publication */
+		t->own_tag = (uint16_t)~mine;
+		t->own_r1 = (uint16_t)~r1;
+		mark = true;
+	}
+	if (t->own_left == 0) {
+		t->own_left = RT_OWN_TICK;
+		mark = true;
+	}
+	return point ? RT_OWN_POINT_SHARED : mark ? RT_OWN_POINT : RT_OWN_PASS;
+}
+
+void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size)
+{
+	if (rt_own.limit == 0)
+		return;
+	uint16_t mine = (uint16_t)(rt_own.gen | (t->slot + 1)),
+		 shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
+	uintptr_t g0, g1;
+	span(a, size, &g0, &g1);
+	for (uintptr_t g = g0; g < g1; g++) {
+		uint16_t c = rt_own.map[g];
+		if (c != shared && c != rt_own.read)
+			rt_own.map[g] = mine;
+	}
+}
+
+void rt_own_share_slow(uintptr_t a, uint32_t size)
+{
+	if (rt_own.limit == 0)
+		return;
+	uint16_t shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
+	uintptr_t g0, g1;
+	span(a, size, &g0, &g1);
+	for (uintptr_t g = g0; g < g1; g++)
+		if (rt_own.map[g] != shared)
+			rt_own.map[g] = shared;
+}
+
+void rt_own_forget(uintptr_t a, size_t size)
+{
+	if (rt_own.limit == 0 || size == 0)
+		return;
+	uintptr_t g0, g1;
+	span(a, size, &g0, &g1);
+	uintptr_t lo = (uintptr_t)&rt_own.map[g0], hi = (uintptr_t)&rt_own.map[g1];
+	/* Large blocks: whole shadow pages go back to the kernel (zero is
+	 * untouched), so that freeing a big buffer never faults its shadow in. */
+	uintptr_t plo = (lo + PAGE - 1) & ~(uintptr_t)(PAGE - 1), phi = hi & ~(uintptr_t)(PAGE - 1);
+	if (phi > plo && phi - plo >= 16 * PAGE) {
+		rt_memset((void *)lo, 0, plo - lo);
+		madvise((void *)plo, phi - plo, MADV_DONTNEED);
+		rt_memset((void *)phi, 0, hi - phi);
+		return;
+	}
+	rt_memset((void *)lo, 0, hi - lo);
+}

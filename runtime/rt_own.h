@@ -1,0 +1,115 @@
+/* rt_own.h - which thread owns each piece of memory in this execution, so
+ * that only accesses to memory two threads touched are scheduling points.
+ *
+ * The shadow is one 16-bit cell per 16-byte granule (glibc's malloc
+ * alignment, so two live heap blocks never share one), at a fixed offset
+ * from the address as in ThreadSanitizer and ASan: one shift, one load,
+ * a compare or three. A cell holds a generation (high byte) and a state
+ * (low byte), the states of Eraser's memory (SOSP'97) with one more:
+ * exclusive to one thread (its slot + 1), read by one thread only since
+ * the last global synchronisation (RT_OWN_READ1 + slot), read by several
+ * (RT_OWN_READ), read and written by several (RT_OWN_SHARED).
+ *
+ * The generation counts up at each execution and at each global
+ * synchronisation within it (the first thread creation, a barrier
+ * opening): a cell of an older generation of this execution was last
+ * touched before everything that any thread does now (settled), one of an
+ * earlier execution is untouched. So a new execution, or a new phase of
+ * one, forgets in O(1); the whole shadow is dropped with one madvise when
+ * the byte wraps. docs/cost.md says what this model keeps and what it
+ * gives up. */
+#ifndef SCHEDFUZZ_RT_OWN_H
+#define SCHEDFUZZ_RT_OWN_H
+
+#include "rt_internal.h"
+
+#define RT_OWN_SHIFT 4
+#define RT_OWN_GRANULE (1u << RT_OWN_SHIFT)
+#define RT_OWN_ADDR_BITS 47 /* x86-64 user space without 5-level paging */
+#define RT_OWN_READ1 0x81   /* + slot: read by that thread alone since it settled */
+#define RT_OWN_READ1_SLOTS (RT_OWN_READ - RT_OWN_READ1) /* slots with a READ1 state */
+#define RT_OWN_READ 0xfe    /* read by several since a write: reads are no points */
+#define RT_OWN_SHARED 0xff  /* read and written by several */
+/* Private accesses a thread makes between two that are scheduling points
+ * anyway (a tick): a loop over private memory then still reaches points,
+ * so that the watchdog sees it compute and fairness sees a spin on memory
+ * nobody else touched yet, deterministically. */
+#define RT_OWN_TICK (1u << 14)
+_Static_assert(RT_MAX_THREADS < RT_OWN_READ1, "a slot + 1 fits below the other states");
+
+struct rt_own_state {
+	uint16_t *map;    /* cell of granule g at map[g] */
+	uintptr_t limit;  /* granules watched: 0 when every access is a point */
+	uint16_t gen;     /* the current generation (1 to 0xfe), in the high byte */
+	uint16_t first;   /* the generation this execution started with */
+	uint16_t read;    /* gen | RT_OWN_READ */
+};
+extern struct rt_own_state rt_own RT_HIDDEN;
+
+/* t's tags are complements of cell values of the current generation: its
+ * exclusive state (own_tag) and its READ1 state (own_r1), or 0 when its
+ * next private access must be a point anyway (a new thread's zeroed tags
+ * are that too). Complemented, an untouched cell (0) never matches, and
+ * no cell matches 0: generations stop at 0xfe, so no cell is 0xffff. */
+static inline __attribute__((always_inline)) bool rt_own_ok(const struct rt_thread *t, uint16_t c,
+							     bool write)
+{
+	uint16_t x = (uint16_t)~c;
+	return x == t->own_tag || (!write && (x == t->own_r1 || c == rt_own.read));
+}
+
+/* The fast path: an access by t to granules (one, or two when it
+ * straddles a boundary) it owns, or a read of granules only read since,
+ * and not the tick's turn. The thread's own stack is no exception here:
+ * t owns it like any memory it touched first, and the slow path claims it
+ * back from a thread that used the same stack before. */
+static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *t, uintptr_t a,
+							       uint32_t size, bool write)
+{
+	if (size > RT_OWN_GRANULE) /* a range: the slow path walks it */
+		return false;
+	uintptr_t g = a >> RT_OWN_SHIFT, h = (a + size - 1) >> RT_OWN_SHIFT;
+	if (RT_UNLIKELY(h >= rt_own.limit) || !rt_own_ok(t, rt_own.map[g], write) ||
+	    !rt_own_ok(t, rt_own.map[h], write))
+		return false;
+	return --t->own_left != 0;
+}
+
+/* The slow path of a plain access: claims the untouched granules for t,
+ * moves the others along the states, and says whether the access is a
+ * scheduling point: RT_OWN_POINT_SHARED for the first access of a second
+ * thread after a write, any write of a granule several threads touched,
+ * and the first write of a settled one; RT_OWN_POINT for t's first private access after it published
+ * something, and for the tick. */
+enum rt_own_verdict { RT_OWN_PASS, RT_OWN_POINT, RT_OWN_POINT_SHARED };
+RT_HIDDEN enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size,
+					   bool write);
+/* An access to t's own stack: never a point; its granules become t's
+ * (unless another thread was handed an object there). */
+RT_HIDDEN void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size);
+/* An atomic or volatile access: shared on purpose, whoever touched it. */
+RT_HIDDEN void rt_own_share_slow(uintptr_t a, uint32_t size);
+static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint32_t size)
+{
+	uintptr_t g = a >> RT_OWN_SHIFT, h = (a + size - 1) >> RT_OWN_SHIFT;
+	uint16_t shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
+	if (size <= RT_OWN_GRANULE && h < rt_own.limit && rt_own.map[g] == shared &&
+	    rt_own.map[h] == shared)
+		return; /* already: the common case of a spin or a counter */
+	rt_own_share_slow(a, size);
+}
+/* Freed memory belongs to nobody: its next user owns it afresh. */
+RT_HIDDEN void rt_own_forget(uintptr_t a, size_t size);
+/* A new execution: every granule untouched. watch: private accesses are
+ * no scheduling points in it (else every access is one). */
+RT_HIDDEN void rt_own_begin(bool watch);
+/* Everything every thread did so far happens before everything any
+ * thread does from now on (the first thread creation, a barrier opening
+ * to all live threads): every touched granule is settled. */
+RT_HIDDEN void rt_own_settle(void);
+/* Self wrote shared memory or published otherwise (an atomic update, a
+ * release, a thread created): its next private access is a point, so
+ * that another thread can come between a publication and what follows. */
+static inline void rt_own_published(struct rt_thread *self) { self->own_tag = 0; }
+
+#endif

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# real_programs.sh [--quick] - what a schedule costs on real-sized programs
+# (scripts/bench/workloads/), for scripts/bench.sh. Each workload is built
+# natively (clang -O2) and with schedfuzz-cc -O2 and timed in this one run,
+# side by side: NATIVE runs of the native build, then SCHEDULES schedules
+# of each of the random walk, PCT (d=3) and RPRO (d=4, r=5), replayed from
+# genomes (`schedfuzz replay`, one process each, as a native run is), each
+# figure as wall time and as CPU time (user+sys, children included), which
+# a machine busy with other work disturbs less. Per workload:
+#   real_W_native_ms, real_W_schedule_ms   wall ms per native run / schedule
+#   real_W_slowdown, real_W_cpu_slowdown   schedule over native run
+#   real_W_schedules_per_s
+#   real_W_points, real_W_preemptions      scheduling points and preemptions
+#                                          per schedule, the same means
+#   real_W_handoffs STRATEGY               with strace: that schedule's
+#                                          points, preemptions, futex calls
+# then
+#   real_private_hook_ns      CPU ns per memory access on the "not shared, go
+#                             on" path: private_loop (three instrumented
+#                             accesses per iteration) under control minus
+#                             native, one process each, the best of three
+#   real_private_loop_ratio   CPU time of a PCT schedule of private_loop (every
+#                             operation a private heap access) under the
+#                             default settings over SCHEDFUZZ_MEMORY=0, the
+#                             same binary (target <= 1.5)
+#   real_private_loop_all_ratio   the same with SCHEDFUZZ_MEMORY=2 (every
+#                             access a point, the model before ownership)
+#   real_compressor_race_found_at the schedule at which the planted race on
+#                             the compressor's job queue is found (seed 1,
+#                             1,000 schedules at most; target: found)
+# and libFuzzer on a threaded zoo harness (tests/bugs/queue_harness.c, its
+# fixed build, so that no run stops at a crash), built four ways and run
+# for EXECS inputs each (200,000; 12,000 with --quick) with seed 1:
+#   real_libfuzzer_exec_ratio       default mode over plain libFuzzer (>= 0.6)
+#   real_libfuzzer_asan_exec_ratio  ASan mode over plain ASan libFuzzer (>= 0.7)
+#   real_libfuzzer_asan_vs_default  ASan mode's exec/s over the default
+#                                   mode's (>= 0.5: within 2x)
+#   real_libfuzzer_rss_growth, real_libfuzzer_asan_rss_growth   peak RSS
+#                                   after EXECS inputs over after EXECS/20,
+#                                   minus 1 (< 0.10), with the ASan options
+#                                   the OSS-Fuzz build writes (scripts/oss-fuzz)
+# Targets are printed beside the figures (docs/cost.md).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+bin=${SF_BIN:-$top/build/bin}
+work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-real.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+clang=$(command -v clang-14 || command -v clang)
+src=$top/scripts/bench/workloads
+if [ $quick -eq 1 ]; then native_runs=3 schedules=3 execs=12000; else native_runs=10 schedules=10 execs=200000; fi
+
+# measure CMD...: "WALL_S CPU_S" of CMD, its output discarded.
+measure() {
+	/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null 2>&1 || true
+	awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time"
+}
+
+# schedules_of NAME BINARY ARGS...: "POINTS PREEMPTIONS WALL_S CPU_S",
+# means over SCHEDULES schedules of each of the random walk, PCT and RPRO,
+# replayed from genomes drawn with seeds 1, 2, ... (PCTVB's plans keep every
+# access a point, docs/cost.md). With strace at hand, also one line per
+# strategy with the futex calls of its first schedule (real_W_handoffs): a
+# strategy that does not preempt at a point must not pay a futex round
+# trip there, so they follow the switches, not the points.
+schedules_of() {
+	local name=$1 b=$2 s i line steps=0 sw=0 n=0 fx w c tw=0 tc=0
+	shift 2
+	for s in random pct:d=3 rpro:d=4,r=5; do
+		for i in $(seq "$schedules"); do
+			"$bin/schedfuzz" genome --strategy "$s" --seed "$i" -o "$work/genome" >/dev/null 2>&1
+			/usr/bin/time -f "%e %U %S" -o "$work/time" "$bin/schedfuzz" replay --events 1 \
+				"$work/genome" -- "$b" "$@" >/dev/null 2>"$work/replay" || true
+			line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
+			[ -n "$line" ] || continue
+			read -r w c <<<"$(awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time")"
+			tw=$(awk -v a="$tw" -v b="$w" 'BEGIN { print a + b }')
+			tc=$(awk -v a="$tc" -v b="$c" 'BEGIN { print a + b }')
+			steps=$((steps + ${line% *}))
+			sw=$((sw + ${line#* }))
+			n=$((n + 1))
+			if [ "$i" = 1 ] && command -v strace >/dev/null; then
+				strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
+					"$work/genome" -- "$b" "$@" >/dev/null 2>&1 || true
+				fx=$(awk '$NF == "futex" { print $4 }' "$work/strace")
+				echo "real_${name}_handoffs ${s%%:*}: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls" >&2
+			fi
+		done
+	done
+	[ $n -gt 0 ] || n=1
+	echo "$((steps / n)) $((sw / n)) $(awk -v t="$tw" -v n="$n" 'BEGIN { print t / n }') $(awk -v t="$tc" -v n="$n" 'BEGIN { print t / n }')"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+# workload NAME TARGET ARGS...: the figures of one workload.
+workload() {
+	local name=$1 target=$2 nat sf i w c nw=0 nc=0
+	shift 2
+	"$clang" -O2 -pthread "$src/$name.c" -o "$work/${name}_native"
+	"$bin/schedfuzz-cc" -O2 "$src/$name.c" -o "$work/${name}_sf"
+	for i in $(seq "$native_runs"); do
+		read -r w c <<<"$(measure "$work/${name}_native" "$@")"
+		nw=$(awk -v a="$nw" -v b="$w" 'BEGIN { print a + b }')
+		nc=$(awk -v a="$nc" -v b="$c" 'BEGIN { print a + b }')
+	done
+	local p sf_w sf_c
+	p=$(schedules_of "$name" "$work/${name}_sf" "$@" 2>"$work/handoffs")
+	read -r points preempt sf_w sf_c <<<"$p"
+	local nat_w nat_c
+	nat_w=$(awk -v t="$nw" -v n="$native_runs" 'BEGIN { print t / n }')
+	nat_c=$(awk -v t="$nc" -v n="$native_runs" 'BEGIN { print t / n }')
+	echo "real_${name}_native_ms: $(awk -v t="$nat_w" 'BEGIN { printf "%.1f", t * 1000 }')"
+	echo "real_${name}_schedule_ms: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", t * 1000 }')"
+	echo "real_${name}_slowdown: $(ratio "$sf_w" "$nat_w")${target:+ (target <= $target)}"
+	echo "real_${name}_cpu_slowdown: $(ratio "$sf_c" "$nat_c")"
+	echo "real_${name}_schedules_per_s: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", 1 / t }')"
+	cat "$work/handoffs"
+	echo "real_${name}_points: $points"
+	echo "real_${name}_preemptions: $preempt"
+}
+
+workload compressor 3
+workload hashbuild ""
+workload threadpool ""
+
+# The hook's own limit: one binary, three settings, CPU time of the same
+# schedules (a fork per schedule each).
+"$bin/schedfuzz-cc" -O2 "$src/private_loop.c" -o "$work/private_loop"
+"$clang" -O2 -pthread "$src/private_loop.c" -o "$work/private_loop_native"
+best() { # best CPU seconds of three runs of CMD...
+	local i c b=""
+	for i in 1 2 3; do
+		read -r _ c <<<"$(measure "$@")"
+		b=$(awk -v a="$b" -v c="$c" 'BEGIN { print (a == "" || c < a) ? c : a }')
+	done
+	echo "$b"
+}
+iters=20000000
+c_sf=$(best "$work/private_loop" "$iters")
+c_nat=$(best "$work/private_loop_native" "$iters")
+echo "real_private_hook_ns: $(awk -v a="$c_sf" -v b="$c_nat" -v n="$iters" \
+	'BEGIN { printf "%.2f", (a - b) * 1e9 / (n * 2 * 3) }') (target: a few ns)"
+# pct_cpu ARGS...: CPU seconds of one PCT schedule of private_loop (seed 1).
+"$bin/schedfuzz" genome --strategy pct:d=3 --seed 1 -o "$work/pct_genome" >/dev/null 2>&1
+pct_cpu() {
+	local c
+	read -r _ c <<<"$(measure "$bin/schedfuzz" replay --events 1 "$work/pct_genome" -- "$work/private_loop" "$@")"
+	echo "$c"
+}
+c1=$(pct_cpu)
+c0=$(SCHEDFUZZ_MEMORY=0 pct_cpu)
+echo "real_private_loop_ratio: $(ratio "$c1" "$c0") (target <= 1.5)"
+# The model before ownership: a tenth of the loop, scaled up.
+c2=$(SCHEDFUZZ_MEMORY=2 pct_cpu 2000000)
+echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" 'BEGIN { printf "%.1f", (b > 0 ? a * 10 / b : 0) }')"
+
+# The planted race on the job queue, small blocks as the test runs it
+# (the portfolio, PCTVB's plans included).
+"$bin/schedfuzz-cc" -O1 -DQUEUE_RACE -DINPUT_KIB=64 -DBLOCK_KIB=8 "$src/compressor.c" -o "$work/race"
+"$bin/schedfuzz" run -n 1000 --seed 1 -o "$work/race-out" -- "$work/race" >/dev/null 2>"$work/race.log" || true
+at=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed: .*/\1/p' "$work/race.log" | head -n 1)
+echo "real_compressor_race_found_at: ${at:-not found} (target <= 1000)"
+
+# libFuzzer, four builds of one harness, side by side.
+h=$top/tests/bugs/queue_harness.c
+"$clang" -O1 -DFIXED -fsanitize=fuzzer "$h" -o "$work/lf_plain" -lpthread
+"$clang" -O1 -DFIXED -fsanitize=address,fuzzer "$h" -o "$work/lf_plain_asan" -lpthread
+"$bin/schedfuzz-cc" -O1 -DFIXED -fsanitize=fuzzer "$h" -o "$work/lf_sf"
+"$bin/schedfuzz-cc" -O1 -DFIXED -fsanitize=address,fuzzer "$h" -o "$work/lf_sf_asan"
+# The allocator options that scripts/oss-fuzz/build.sh writes to [asan].
+asan_options=quarantine_size_mb=32
+# fuzz BINARY RUNS: "SECONDS PEAK_RSS_KB" of one campaign from an empty corpus.
+fuzz() {
+	rm -rf "$work/corpus"
+	mkdir "$work/corpus"
+	ASAN_OPTIONS=$asan_options /usr/bin/time -f "%e %M" -o "$work/time" "$1" -runs="$2" -seed=1 \
+		"$work/corpus" >/dev/null 2>&1 || true
+	cat "$work/time"
+}
+declare -A rate rss_small rss_big
+for b in lf_plain lf_sf lf_plain_asan lf_sf_asan; do
+	read -r _ rss_small[$b] <<<"$(fuzz "$work/$b" $((execs / 20)))"
+	read -r t rss_big[$b] <<<"$(fuzz "$work/$b" "$execs")"
+	rate[$b]=$(awk -v t="$t" -v n="$execs" 'BEGIN { printf "%.0f", n / t }')
+	echo "real_libfuzzer_${b#lf_}_execs_per_s: ${rate[$b]}"
+done
+echo "real_libfuzzer_exec_ratio: $(ratio "${rate[lf_sf]}" "${rate[lf_plain]}") (target >= 0.6)"
+echo "real_libfuzzer_asan_exec_ratio: $(ratio "${rate[lf_sf_asan]}" "${rate[lf_plain_asan]}") (target >= 0.7)"
+echo "real_libfuzzer_asan_vs_default: $(ratio "${rate[lf_sf_asan]}" "${rate[lf_sf]}") (target >= 0.5)"
+for b in lf_sf lf_sf_asan lf_plain lf_plain_asan; do
+	g=$(awk -v a="${rss_big[$b]}" -v b="${rss_small[$b]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b - 1 : 0) }')
+	echo "real_libfuzzer_${b#lf_}_rss_growth: $g (${rss_small[$b]} KB after $((execs / 20)), ${rss_big[$b]} KB after $execs; target < 0.10)"
+done
