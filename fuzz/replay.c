@@ -77,10 +77,10 @@ int cmd_replay(int argc, char **argv)
 			html = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(a, "--events")) {
 			i = program_option_value(argc, argv, i);
-			events = program_count(a, argv[i]);
+			events = (unsigned)program_number(a, argv[i], 0, UINT32_MAX);
 		} else if (!strcmp(a, "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			timeout = program_count(a, argv[i]);
+			timeout = program_timeout(a, argv[i]);
 		} else if (a[0] == '-') {
 			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", a);
 			return SETUP;

@@ -70,12 +70,11 @@ static void usage(FILE *to)
 		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
 }
 
-static void set_number(const char *var, const char *opt, const char *value)
+/* Set the runtime's variable var to option opt's value, within [min, max]. */
+static void set_number(const char *var, const char *opt, const char *value, uint64_t min,
+		       uint64_t max)
 {
-	if (!program_numeric(value)) {
-		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
-		exit(SETUP);
-	}
+	program_number(opt, value, min, max);
 	setenv(var, value, 1);
 }
 
@@ -88,18 +87,18 @@ static int cmd_run(int argc, char **argv)
 		const char *a = argv[i];
 		if (!strcmp(a, "-n") || !strcmp(a, "--runs")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_RUNS", a, argv[i]);
+			set_number("SCHEDFUZZ_RUNS", a, argv[i], 1, INT64_MAX);
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
 			out = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(a, "--seed")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_SEED", a, argv[i]);
+			set_number("SCHEDFUZZ_SEED", a, argv[i], 0, UINT64_MAX);
 		} else if (!strcmp(a, "--max-steps")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_MAX_STEPS", a, argv[i]);
+			set_number("SCHEDFUZZ_MAX_STEPS", a, argv[i], 1, INT64_MAX);
 		} else if (!strcmp(a, "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_TIMEOUT", a, argv[i]);
+			set_number("SCHEDFUZZ_TIMEOUT", a, argv[i], 1, PROGRAM_TIMEOUT_MAX);
 		} else if (!strcmp(a, "--strategy")) {
 			const char *spec = argv[i = program_option_value(argc, argv, i)];
 			struct sf_spec parsed;
@@ -142,6 +141,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (mkdir(out, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "schedfuzz: cannot create %s: %s\n", out, strerror(errno));
+		return SETUP;
+	}
+	/* Found now, not after a long search: a failure that cannot be saved
+	 * would be lost with its report. */
+	if (!program_dir_writable(out)) {
+		fprintf(stderr, "schedfuzz: cannot write in %s: %s\n", out, strerror(errno));
 		return SETUP;
 	}
 	setenv("SCHEDFUZZ_OUT", out, 1);
@@ -197,11 +202,7 @@ static int cmd_genome(int argc, char **argv)
 			spec_text = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(argv[i], "--seed")) {
 			i = program_option_value(argc, argv, i);
-			if (!program_numeric(argv[i])) {
-				fprintf(stderr, "schedfuzz: --seed takes a number, not '%s'\n", argv[i]);
-				return SETUP;
-			}
-			seed = strtoull(argv[i], NULL, 0);
+			seed = program_number("--seed", argv[i], 0, UINT64_MAX);
 		} else if (!strcmp(argv[i], "-o")) {
 			out = argv[i = program_option_value(argc, argv, i)];
 		} else {
