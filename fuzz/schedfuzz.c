@@ -67,7 +67,9 @@ static void usage(FILE *to)
 		"on from it; --corpus DIR (dpor+hapset) learns HaPSets from a fuzzing corpus and\n"
 		"adds to it the schedules that taught new ones.\n"
 		"\n"
-		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
+		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n"
+		"schedfuzz --version prints the version; the wrappers' own options are\n"
+		"schedfuzz-cc --schedfuzz-help and --schedfuzz-version\n");
 }
 
 /* Set the runtime's variable var to option opt's value, within [min, max]. */
@@ -254,6 +256,10 @@ int main(int argc, char **argv)
 		return cmd_cov(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "min"))
 		return cmd_min(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "--version")) {
+		printf("schedfuzz %s\n", SCHEDFUZZ_VERSION);
+		return OK;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return OK;

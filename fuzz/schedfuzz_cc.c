@@ -254,12 +254,45 @@ static bool link_afl_runtime(struct cmd *c)
 	return true;
 }
 
+/* The wrapper's own options: clang's --help and --version pass through
+ * (build systems ask the compiler for them), so ours have names of their own. */
+static bool own_option(const char *a, const char *self, const char *compiler)
+{
+	if (!strcmp(a, "--schedfuzz-version")) {
+		printf("%s (schedfuzz %s), compiling with %s\n", self, SCHEDFUZZ_VERSION, compiler);
+		return true;
+	}
+	if (!strcmp(a, "--schedfuzz-help")) {
+		printf("usage: %s [clang options] FILES...\n"
+		       "\n"
+		       "Builds a program for controlled scheduling: every option passes to\n"
+		       "%s, with ThreadSanitizer's instrumentation (not its runtime) and\n"
+		       "schedfuzz's runtime added. --help and --version are clang's.\n"
+		       "\n"
+		       "  -fsanitize=fuzzer          a libFuzzer harness (LLVMFuzzerTestOneInput)\n"
+		       "  -fsanitize=address         the ASan mode; undefined adds UBSan\n"
+		       "  --schedfuzz-help           this text\n"
+		       "  --schedfuzz-version        schedfuzz's version\n"
+		       "\n"
+		       "environment:\n"
+		       "  SCHEDFUZZ_ENGINE=libfuzzer|afl|standalone   the engine of a harness\n"
+		       "  SCHEDFUZZ_SANITIZER=address|undefined       a sanitizer, flags unchanged\n"
+		       "  SCHEDFUZZ_CLANG, SCHEDFUZZ_CLANGXX          the compiler to run\n"
+		       "  SCHEDFUZZ_CC_VERBOSE=1                      print the command it runs\n",
+		       self, compiler);
+		return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	bool cxx = strstr(basename(argv[0]), "++") != NULL;
 	const char *compiler = getenv(cxx ? "SCHEDFUZZ_CLANGXX" : "SCHEDFUZZ_CLANG");
 	if (!compiler || !*compiler)
 		compiler = cxx ? SCHEDFUZZ_DEFAULT_CLANGXX : SCHEDFUZZ_DEFAULT_CLANG;
+	if (argc == 2 && own_option(argv[1], basename(argv[0]), compiler))
+		return 0;
 
 	/* As a CMake compiler or linker launcher (schedfuzz_add_harness):
 	 * "--launch=ENGINE COMPILER ARGS...". The project's compiler says C

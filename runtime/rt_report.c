@@ -384,8 +384,10 @@ static void print_footer(void)
 {
 	char plan[512];
 	sf_plan_format(&rt.plan, plan, sizeof plan);
-	fprintf(stderr, "==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads)\n", plan,
-		(unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.ncreated);
+	fprintf(stderr,
+		"==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads; "
+		"schedfuzz " SCHEDFUZZ_VERSION ")\n",
+		plan, (unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.ncreated);
 	const char *prog = rt_main_argv && rt_main_argv[0] ? rt_main_argv[0] : "PROG";
 	/* A pinned strategy overrides the genome's: replay needs it too. */
 	const char *pin = rt.cfg.pinned ? getenv("SCHEDFUZZ_STRATEGY") : NULL;
