@@ -201,7 +201,7 @@ static bool run_symbolizer(const char *tool, const char *queries, size_t qlen, c
 		close(in[1]);
 		return false;
 	}
-	char *argv[] = { (char *)tool, "--inlining=false", "--demangle", NULL };
+	char *argv[] = { (char *)tool, "--inlining=true", "--demangle", NULL };
 	struct child c = { .tool = tool, .argv = argv, .in = in[0], .out = res[1] };
 	pid_t pid = start_child(&c);
 	close(in[0]);
