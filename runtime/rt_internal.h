@@ -610,6 +610,11 @@ RT_HIDDEN bool rt_watchdog_expired(void);
 RT_HIDDEN uint64_t rt_watchdog_deadline_ms(void);
 /* Is this return address (or pc + 1) in the runtime's own code? */
 RT_HIDDEN bool rt_in_runtime_code(const void *pc);
+/* rt_caller.c: backtrace(3) of the calling thread, uncontrolled meanwhile;
+ * and the program's innermost frame outside the runtime (NULL if none),
+ * with *entry the runtime's entry point it called (NULL if unknown). */
+RT_HIDDEN int rt_backtrace(void **frames, int n);
+RT_HIDDEN const void *rt_program_caller(const char **entry);
 /* What the deadline was taken from, for reports ("SCHEDFUZZ_TIMEOUT=30"). */
 RT_HIDDEN const char *rt_watchdog_deadline_source(void);
 /* Say that schedules of this run (first: the first of them) were

@@ -162,21 +162,10 @@ static bool in_hooks(const void *pc)
 	return p >= __start_schedfuzz_hooks && p < __stop_schedfuzz_hooks;
 }
 
-/* backtrace(3), uncontrolled meanwhile: the unwinder's own pthread_once
- * is no scheduling point. */
-static int backtrace_here(void **frames, int n)
-{
-	struct rt_thread *self = rt_self;
-	rt_self = NULL;
-	int got = backtrace(frames, n);
-	rt_self = self;
-	return got;
-}
-
 int rt_interrupted_stack(const void *pc, void **frames, int max)
 {
 	void *all[48];
-	int n = backtrace_here(all, 48);
+	int n = rt_backtrace(all, 48);
 	int i = 0;
 	while (i < n && (uintptr_t)all[i] + 1 != (uintptr_t)pc)
 		i++; /* the handler's own frames, up to the interrupted one */
@@ -361,7 +350,7 @@ static void start(void)
 	/* glibc's backtrace loads the unwinder on first use: not in the
 	 * signal handler, then. */
 	void *frame;
-	backtrace_here(&frame, 1);
+	rt_backtrace(&frame, 1);
 	pthread_t th;
 	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
 		REAL(pthread_detach)(th);
