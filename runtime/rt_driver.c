@@ -168,6 +168,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return __real_LLVMFuzzerTestOneInput(data, size);
 	struct sf_plan plan;
 	size_t g = sf_genome_decode(data, size, &plan);
+	rt_artifact_input(data, size);
 	rt_exec_begin(data, g, true);
 	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
 	/* Threads the harness leaked run to their end before the next input. */

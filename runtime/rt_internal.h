@@ -610,6 +610,11 @@ RT_HIDDEN bool rt_watchdog_expired(void);
 RT_HIDDEN uint64_t rt_watchdog_deadline_ms(void);
 /* Is this return address (or pc + 1) in the runtime's own code? */
 RT_HIDDEN bool rt_in_runtime_code(const void *pc);
+/* rt_artifact.c: the engine's input of this execution (libFuzzer's bytes),
+ * and the file the engine saves it to when it fails; false if unknown. */
+RT_HIDDEN void rt_artifact_input(const uint8_t *data, size_t size);
+RT_HIDDEN bool rt_artifact_path(char *out, size_t cap);
+RT_HIDDEN void rt_sha1_hex(const uint8_t *data, size_t size, char out[41]);
 /* rt_caller.c: backtrace(3) of the calling thread, uncontrolled meanwhile;
  * and the program's innermost frame outside the runtime (NULL if none),
  * with *entry the runtime's entry point it called (NULL if unknown). */

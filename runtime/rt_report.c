@@ -397,9 +397,12 @@ static void print_footer(void)
 				"all): the clock, not the schedule, chose those moments, so this "
 				"execution may not replay exactly\n",
 			rt.result->async_tid, (unsigned long long)rt.cfg.stall_ms, rt.result->async);
+	char saved[4096];
+	const char *input = rt.cfg.input_path	    ? rt.cfg.input_path
+			    : rt_artifact_path(saved, sizeof saved) ? saved
+								    : "<saved input>";
 	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay %s -- %s\n",
-		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "",
-		rt.cfg.input_path ? rt.cfg.input_path : "<saved input>", prog);
+		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "", input, prog);
 }
 
 static void report(enum rt_fail_kind kind, const void *site, const char *msg)

@@ -6,7 +6,7 @@ prog=$1
 "$SCHEDFUZZ" run -n 2000 --seed 1 -o "$WORK/out" -- "$prog" >"$WORK/run.log" 2>&1
 [ $? -eq 1 ] || fail "no failure found"
 interleaving "$WORK/run.log" >"$WORK/events"
-grep -q "read 4 bytes of balance .*inlined_site.c:12" "$WORK/events" ||
+grep -q "read 4 bytes of shared_ledger_balance_in_cents .*inlined_site.c:12" "$WORK/events" ||
 	fail "the read is not at inlined_site.c:12: $(grep balance "$WORK/events" | head -3)"
 crash=$(ls "$WORK/out"/crash-* | head -1)
 "$SCHEDFUZZ" replay "$crash" -- "$prog" >"$WORK/replay.log" 2>&1

@@ -5,12 +5,12 @@
 #include <assert.h>
 #include <pthread.h>
 
-static int balance;
+static int shared_ledger_balance_in_cents;
 
 static inline __attribute__((always_inline)) void account_add(int n)
 {
-	int seen = balance;
-	balance = seen + n;
+	int seen = shared_ledger_balance_in_cents;
+	shared_ledger_balance_in_cents = seen + n;
 }
 
 static void *deposit(void *arg)
@@ -22,12 +22,12 @@ static void *deposit(void *arg)
 
 int main(void)
 {
-	balance = 0;
+	shared_ledger_balance_in_cents = 0;
 	pthread_t a, b;
 	pthread_create(&a, NULL, deposit, NULL);
 	pthread_create(&b, NULL, deposit, NULL);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
-	assert(balance == 2);
+	assert(shared_ledger_balance_in_cents == 2);
 	return 0;
 }
