@@ -28,6 +28,11 @@ extern void *__libc_memalign(size_t, size_t);
 extern void *__libc_valloc(size_t);
 extern void *__libc_pvalloc(size_t);
 
+int rt_heap_sanitizer_tid(void)
+{
+	return -1; /* no sanitizer numbers threads beside us */
+}
+
 void rt_heap_install_hooks(void)
 {
 	/* The allocator is ours: nothing to hook. */

@@ -203,6 +203,7 @@ struct rt_thread {
 	uint64_t hold_until;
 	uint32_t holds;
 	pid_t ktid;       /* the kernel's id of the real thread, for signals */
+	int asan_tid;     /* its number in ASan's reports, -1 without ASan */
 
 	bool waited;      /* blocked since its last event (traces only) */
 	const void *site; /* last site this thread reached */
@@ -660,6 +661,8 @@ RT_HIDDEN void rt_heap_remember(const void *p, size_t size, const void *site);
 RT_HIDDEN void rt_heap_forget(const void *p);
 /* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
 RT_HIDDEN void rt_heap_install_hooks(void);
+/* The calling thread's number in ASan's reports (its "T353"), -1 without ASan. */
+RT_HIDDEN int rt_heap_sanitizer_tid(void);
 /* rt_heap_freed.c, for rt_heap_alloc.c: the blocks controlled threads
  * freed in this execution. A new execution forgets them all; an
  * allocation that returns p forgets p. */

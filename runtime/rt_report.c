@@ -231,6 +231,23 @@ static void wait_text(struct symtab *st, const struct rt_thread *t, char *buf, s
 
 /* With calls: each live thread's call sites too (a hang, where where a
  * thread is matters more than what it did last). */
+/* ASan numbers threads its own way (one count for the whole process, so
+ * T353 under libFuzzer): say which of its numbers each of ours is. */
+static void print_sanitizer_tids(void)
+{
+	bool any = false;
+	for (int i = 0; i < rt.nthreads; i++) {
+		const struct rt_thread *t = &rt.threads[i];
+		if (t->state == T_UNUSED || t->asan_tid < 0)
+			continue;
+		fprintf(stderr, "%sT%d=T%d", any ? ", " : "==schedfuzz== ASan's names for our threads: ",
+			t->tid, t->asan_tid);
+		any = true;
+	}
+	if (any)
+		fprintf(stderr, "\n");
+}
+
 static void print_threads(struct symtab *st, bool calls)
 {
 	fprintf(stderr, "==schedfuzz== threads:\n");
@@ -435,6 +452,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 		fprintf(stderr, " at %s", site_text(&st, site));
 	fprintf(stderr, " (thread T%d)\n", reporting_thread() ? reporting_thread()->tid : -1);
 	print_threads(&st, kind == F_HANG);
+	print_sanitizer_tids();
 	print_stuck_stack(&st);
 	if (kind == F_DEADLOCK)
 		print_cycle(&st);

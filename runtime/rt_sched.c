@@ -663,6 +663,7 @@ void rt_thread_setup(struct rt_thread *t)
 {
 	own_stack(t);
 	t->ktid = gettid();
+	t->asan_tid = rt_heap_sanitizer_tid();
 	pin_here();
 	rt_altstack_setup();
 }
@@ -679,6 +680,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	t0->tid = 0;
 	t0->slot = 0;
 	t0->ktid = gettid();
+	t0->asan_tid = rt_heap_sanitizer_tid();
 	t0->state = T_LIVE;
 	atomic_store_explicit(&t0->go, 1, memory_order_relaxed);
 	t0->real = pthread_self();
