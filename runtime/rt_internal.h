@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -784,5 +785,10 @@ extern char **rt_main_argv RT_HIDDEN;
 /* Publish how the execution ended (and write SCHEDFUZZ_RECORD). */
 RT_HIDDEN void rt_result_publish(enum rt_fail_kind fail);
 RT_HIDDEN void rt_record_write(void);
+RT_HIDDEN void rt_record_open(void);
+/* rt_outfile.c: a file written at the end, opened now (*fd, -1 until then;
+ * 0 or -errno, after a one-line reason); and a stream that rewrites it. */
+RT_HIDDEN int rt_outfile_open(const char *path, int *fd);
+RT_HIDDEN FILE *rt_outfile_rewrite(const char *path, int *fd, const char *mode);
 
 #endif

@@ -736,6 +736,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_vars_begin();
 	rt_cov_begin();
 	rt_trace_begin();
+	rt_record_open();
 	if (rt.search)
 		rt_search_begin();
 	rt.observed = rt.cov_on || rt.trace_on || rt.search;
@@ -752,18 +753,24 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 
 /* The executed schedule as an explicit genome: the decisions that differ
  * from the default, which is all the explicit strategy needs. */
+static int record_fd = -1; /* open before the program runs (rt_outfile.c) */
+
+void rt_record_open(void)
+{
+	if (rt.cfg.record_path)
+		rt_outfile_open(rt.cfg.record_path, &record_fd);
+}
+
 void rt_record_write(void)
 {
 	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed };
 	size_t need = sf_genome_encode(&p, rt.rec, rt.nrec, NULL, 0);
 	uint8_t *buf = malloc(need);
-	FILE *f = buf ? fopen(rt.cfg.record_path, "wb") : NULL;
+	FILE *f = buf ? rt_outfile_rewrite(rt.cfg.record_path, &record_fd, "wb") : NULL;
 	if (f) {
 		sf_genome_encode(&p, rt.rec, rt.nrec, buf, need);
 		fwrite(buf, 1, need, f);
 		fclose(f);
-	} else {
-		fprintf(stderr, "schedfuzz: cannot write the schedule to %s\n", rt.cfg.record_path);
 	}
 	free(buf);
 }
