@@ -71,12 +71,14 @@ def script(cmds):
         want = int(m.group(1)) if m else 0
         out.append(f"{{ {c}\n}} ; st=$?")
         out.append(f'[ "$st" -eq {want} ] || {{ echo "docs-test: command {n + 1} '
-                   f'exited $st, not {want}: {c!r}" >&2; exit 1; }}')
+                   f'exited $st, not {want}" >&2; exit 1; }}')
     return "\n".join(out)
 
 
 def main():
     sandbox, files = sys.argv[1], sys.argv[2:]
+    # The pages say: from the checkout, with build/bin on the PATH.
+    env = dict(os.environ, PATH=os.path.join(sandbox, "build", "bin") + ":" + os.environ["PATH"])
     ran = skipped = 0
     for path in files:
         for line, info, body, skip in blocks(path):
@@ -88,12 +90,14 @@ def main():
                 print(f"docs-test: {where}: not run here: {skip}")
                 skipped += 1
                 continue
-            r = subprocess.run(["bash", "-c", script(cmds)], cwd=sandbox,
+            r = subprocess.run(["bash", "-c", script(cmds)], cwd=sandbox, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, errors="replace", timeout=900)
             if r.returncode != 0:
                 print(r.stdout[-6000:])
-                print(f"FAIL: {where}: a command of this block failed")
+                m = re.search(r"docs-test: command (\d+) exited", r.stdout)
+                which = cmds[int(m.group(1)) - 1] if m else "(see above)"
+                print(f"FAIL: {where}: this command failed: {which}")
                 return 1
             print(f"docs-test: {where}: {len(cmds)} commands ran")
             ran += 1
