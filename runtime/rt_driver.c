@@ -191,8 +191,9 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	}
 	rt_exec_begin(input, size, false);
 	int r = __real_main(argc, argv, envp);
+	if (r != 0)
+		rt.result->exit_code = r; /* the program's, not a setup error */
 	if (r != 0 && !rt_exit_ok(r)) {
-		rt.result->exit_code = r;
 		rt_fail(F_EXIT, NULL, "main() returned %d", r);
 	}
 	/* The threads main() did not join may run until the process ends. */
@@ -288,7 +289,8 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR)
 		;
 	c.timed_out = WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGALRM;
-	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP;
+	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP &&
+			(shared->exit_code & 0xff) != RT_EXIT_SETUP;
 	c.failed = !(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
 	return c;
 }
@@ -397,6 +399,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		return RT_EXIT_SETUP;
 	}
 
+	rt_findings_warm_symbolizer();
 	/* What executions showed so far; it shapes the next plans only. */
 	struct sf_estimates est = { 0 };
 	uint64_t failures = 0, independent = 0;

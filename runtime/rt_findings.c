@@ -33,6 +33,23 @@
 #define MIN_SAME 3
 #define MAX_KNOWN 32
 
+/* A sanitizer's, when one is linked. */
+extern void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out, size_t size)
+	__attribute__((weak));
+
+/* The sanitizer's symbolizer is a process it starts on first use, which
+ * then reads the binary's debug information: a third of a second for each
+ * child that prints a report (a leak every schedule shows: every child).
+ * Started here, before the forks, one process serves every child in turn,
+ * its tables already read. */
+void rt_findings_warm_symbolizer(void)
+{
+	if (!__sanitizer_symbolize_pc)
+		return;
+	char buf[256];
+	__sanitizer_symbolize_pc((void *)&rt_findings_warm_symbolizer, "%f", buf, sizeof buf);
+}
+
 /* ---- exit statuses that are no failure ------------------------------------------ */
 
 static uint8_t exit_ok[256 / 8];

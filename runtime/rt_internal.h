@@ -256,7 +256,7 @@ struct rt_result {
 	/* The report's message (a sanitizer's summary, an assertion, an
 	 * exit): what tells two failures of one kind apart (rt_findings.c). */
 	char detail[256];
-	int32_t exit_code;        /* F_EXIT: the status the program asked for */
+	int32_t exit_code;        /* the status the program exited with (0: none yet) */
 };
 
 struct rt_config {
@@ -768,6 +768,7 @@ RT_HIDDEN int rt_findings_probe(const struct rt_result *first, const struct rt_c
  * over. True when it reported a failure (a leak passed over). */
 RT_HIDDEN bool rt_findings_summary(uint64_t runs, uint64_t seed, uint64_t failures,
 				   bool keep_going, bool say_none);
+RT_HIDDEN void rt_findings_warm_symbolizer(void);
 /* Where the explorer keeps its last quiet child's output (-1: nowhere). */
 extern int rt_kept_output RT_HIDDEN;
 RT_HIDDEN struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char **argv,

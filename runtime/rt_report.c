@@ -562,9 +562,9 @@ RT_EXPORT void exit(int status)
 {
 	struct rt_thread *self = rt_self;
 	if (self && rt.active) {
+		if (status != 0 && rt.result)
+			rt.result->exit_code = status; /* the program's, not a setup error */
 		if (status != 0 && !rt_exit_ok(status)) {
-			if (rt.result)
-				rt.result->exit_code = status;
 			rt_fail(F_EXIT, RT_CALLER(), "exit(%d)", status);
 		}
 		if (!rt.harness)

@@ -179,6 +179,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 		return RT_EXIT_SETUP;
 	}
 	rt.search = x.log; /* the children log into it */
+	rt_findings_warm_symbolizer();
 
 	struct sx_search *s = NULL;
 	if (state && access(state, F_OK) == 0) {
