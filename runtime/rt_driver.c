@@ -447,6 +447,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			return RT_EXIT_SETUP;
 		if (k == 2) {
 			saved_kind[kind] = false; /* another leak is still a finding */
+			independent++;
 			continue;
 		}
 		if (k == 1)

@@ -258,7 +258,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 			mkdir(corpus, 0777);
 			rt_save_input(corpus, "search", genome, size, path, sizeof path);
 		}
-		if (!failures && st.bound_done > bounds_said) {
+		if (!failures && !independent && st.bound_done > bounds_said) {
 			say_bounds(bounds_said + 1, st.bound_done);
 			bounds_said = st.bound_done;
 		}
@@ -279,6 +279,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 			}
 			if (k == 2) { /* a leak in every schedule: search on past it */
 				saved_kind[kind] = false;
+				independent++;
 				free(genome);
 				continue;
 			}
@@ -298,14 +299,14 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	}
 	sx_more(s); /* closes what the last execution finished */
 	sx_status(s, &st);
-	if (!failures && st.bound_done > bounds_said)
+	if (!failures && !independent && st.bound_done > bounds_said)
 		say_bounds(bounds_said + 1, st.bound_done);
 	rt_async_say(&async, ran);
 	bool complete = st.complete && !overflow && !async.schedules;
-	if (complete && !failures && spec.mode == SX_DPOR)
+	if (complete && !failures && !independent && spec.mode == SX_DPOR)
 		printf("no bug reachable at these scheduling points (every interleaving, up to "
 		       "equivalence)\n");
-	else if (complete && !failures && spec.mode == SX_DFS)
+	else if (complete && !failures && !independent && spec.mode == SX_DFS)
 		printf("no bug reachable at these scheduling points (every interleaving)\n");
 	if (keep_going)
 		printf("failures: %" PRIu64 "\n", failures);
