@@ -109,13 +109,19 @@ static void leak_size(const char *summary, char *out, size_t cap)
 }
 
 /* A sanitizer's verdict in the output the runtime did not get to hear:
- * the last "SUMMARY: " line. Its kind into kind (F_LEAK or F_SANITIZER). */
+ * the last line "SUMMARY: <Tool>Sanitizer: ...". Its kind into kind
+ * (F_LEAK or F_SANITIZER). */
 static bool summary_in_output(char *out, size_t cap, enum rt_fail_kind *kind)
 {
 	const char *text = kept_text();
 	const char *s = NULL;
-	for (const char *p = text; (p = strstr(p, "SUMMARY: ")); p++)
-		s = p + strlen("SUMMARY: ");
+	for (const char *p = text; (p = strstr(p, "SUMMARY: ")); p++) {
+		const char *tool = p + strlen("SUMMARY: ");
+		size_t word = strcspn(tool, " \n");
+		if ((p == text || p[-1] == '\n') && word > 10 &&
+		    !strncmp(tool + word - 10, "Sanitizer:", 10))
+			s = tool;
+	}
 	if (!s)
 		return false;
 	size_t n = strcspn(s, "\n");
