@@ -63,6 +63,8 @@ int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
 		struct rt_event *e = &rt.trace[rt.step & (RT_TRACE_SIZE - 1)];
 		if (e->tid == self->tid && e->kind == EV_COND_WAIT) /* recorded: reports name it */
 			e->flags |= RT_EVF_SPURIOUS;
+		if (RT_UNLIKELY(rt.trace_on))
+			rt_trace_mark_spurious();
 		rt.spurious++;
 	} else {
 		rt_search_touch_if(self, co, SX_WAIT); /* a signal from now on wakes it */

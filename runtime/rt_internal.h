@@ -596,6 +596,8 @@ RT_HIDDEN void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 RT_HIDDEN void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj,
 			      const void *site);
 /* The failure, before the execution's result is published. */
+/* The event just traced was a spurious wakeup (flag w). */
+RT_HIDDEN void rt_trace_mark_spurious(void);
 RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg);
 /* The execution ended (either way): write the trace. */
 RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);

@@ -99,6 +99,8 @@ spurious)
 	has on "cond wait returned without a signal: a spurious wakeup, which POSIX allows"
 	has on "replay reproduced the failure"
 	hasnt on "$independent"
+	"$SCHEDFUZZ" replay "$(tail -n 1 "$WORK/on.out")" -- "$prog" >/dev/null 2>"$WORK/replay"
+	grep -Eq '\| \? cond wait C1' "$WORK/replay" || fail "the lanes do not mark the spurious wakeup"
 	run off -n 5000 --no-spurious
 	[ "$(rc off)" -eq 0 ] || { cat "$WORK/off.err"; fail "--no-spurious: exit $(rc off)"; }
 	has off "no failure in 5000 schedules"
