@@ -282,6 +282,8 @@ int rt_findings_probe(const struct rt_result *first, const struct rt_child *fc,
 	uint64_t base = cov_hash64(input, size, 0x5eed);
 	uint64_t want = signature(fc, first);
 	int kept = rt_kept_output;
+	struct sx_log *search = rt.search; /* the probes are no part of a search */
+	rt.search = NULL;
 	int same = 0, passed = 0;
 	for (int i = 0; i < PROBES; i++) {
 		struct sf_plan p;
@@ -299,6 +301,7 @@ int rt_findings_probe(const struct rt_result *first, const struct rt_child *fc,
 			same++;
 	}
 	rt_kept_output = kept;
+	rt.search = search;
 	free(probe);
 	if (passed || same < MIN_SAME)
 		return 0;

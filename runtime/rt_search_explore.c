@@ -258,7 +258,8 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 			mkdir(corpus, 0777);
 			rt_save_input(corpus, "search", genome, size, path, sizeof path);
 		}
-		if (!failures && !independent && st.bound_done > bounds_said) {
+		if (!failures && !independent && !c.failed && judged == RT_PASS &&
+		    st.bound_done > bounds_said) {
 			say_bounds(bounds_said + 1, st.bound_done);
 			bounds_said = st.bound_done;
 		}
