@@ -118,6 +118,19 @@ char *program_check(char *const *prog_argv)
 	return path;
 }
 
+/* UBSan names the kind of each report in its summary line
+ * ("shift-exponent", not "undefined-behavior"), which is what a report's
+ * title and the explorer's summary say. Ours go first: the sanitizers
+ * read options left to right, so whatever the user set wins. */
+static void sanitizer_defaults(void)
+{
+	const char *user = getenv("UBSAN_OPTIONS");
+	char opts[4096];
+	snprintf(opts, sizeof opts, "report_error_type=1%s%s", user && *user ? ":" : "",
+		 user ? user : "");
+	setenv("UBSAN_OPTIONS", opts, 1);
+}
+
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout)
 {
 	fflush(NULL);
@@ -143,6 +156,7 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 			setenv("SCHEDFUZZ_TIMEOUT", sec, 1);
 			alarm(timeout + timeout / 8 + 3);
 		}
+		sanitizer_defaults();
 		execv(path, prog_argv);
 		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);

@@ -33,7 +33,8 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
-		"                     [--state FILE] [--corpus DIR] -- PROG [ARGS...]\n"
+		"                     [--state FILE] [--corpus DIR] [--exit-ok=CODES] [--no-spurious]\n"
+		"                     -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--width N]\n"
 		"                        [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
@@ -43,7 +44,11 @@ static void usage(FILE *to)
 		"\n"
 		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
 		"           failure, save its input in DIR (default .) and print its path.\n"
-		"           --keep-going runs all RUNS and ends with \"failures: X/N\"\n"
+		"           --keep-going runs all RUNS and ends with \"failures: X/N\"; a failure\n"
+		"           every schedule shows is said to be one (and a leak of that sort is\n"
+		"           passed over: the search goes on). --exit-ok=3,4: exit statuses that\n"
+		"           are no failure; --no-spurious: condition waits never return without\n"
+		"           a signal (SCHEDFUZZ_SPURIOUS=0; saved inputs keep the setting)\n"
 		"  replay   run PROG once under the schedule in INPUT, print its report and the\n"
 		"           interleaving in thread lanes (the last N events, default 200, 0 all);\n"
 		"           --html writes it as a timeline page, --record the executed schedule\n"
@@ -79,6 +84,23 @@ static void set_number(const char *var, const char *opt, const char *value, uint
 {
 	program_number(opt, value, min, max);
 	setenv(var, value, 1);
+}
+
+/* "3,4": exit statuses 1..255 that are no failure. */
+static bool exit_codes_valid(const char *s)
+{
+	if (!*s)
+		return false;
+	while (*s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v < 1 || v > 255 || (*end && *end != ','))
+			return false;
+		s = *end ? end + 1 : end;
+		if (end[0] == ',' && !*s)
+			return false;
+	}
+	return true;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -125,6 +147,16 @@ static int cmd_run(int argc, char **argv)
 			setenv("SCHEDFUZZ_SEARCH_STATE", argv[i = program_option_value(argc, argv, i)], 1);
 		} else if (!strcmp(a, "--corpus")) {
 			setenv("SCHEDFUZZ_SEARCH_CORPUS", argv[i = program_option_value(argc, argv, i)], 1);
+		} else if (!strcmp(a, "--exit-ok") || !strncmp(a, "--exit-ok=", 10)) {
+			const char *codes = a[9] == '=' ? a + 10 : argv[i = program_option_value(argc, argv, i)];
+			if (!exit_codes_valid(codes)) {
+				fprintf(stderr, "schedfuzz: --exit-ok takes exit statuses 1..255 separated "
+						"by commas, not '%s'\n", codes);
+				return SETUP;
+			}
+			setenv("SCHEDFUZZ_EXIT_OK", codes, 1);
+		} else if (!strcmp(a, "--no-spurious")) {
+			setenv("SCHEDFUZZ_SPURIOUS", "0", 1);
 		} else if (!strcmp(a, "--keep-going")) {
 			setenv("SCHEDFUZZ_KEEP_GOING", "1", 1);
 		} else if (!strcmp(a, "--print-schedule")) {

@@ -34,6 +34,10 @@
  *   undefined  UBSan, in either mode; beside the TSan instrumentation its
  *              standalone runtime is linked, since TSan's (which would hold
  *              it) is not;
+ *   leak       LeakSanitizer: the ASan mode, whose runtime holds it (LSan's
+ *              standalone runtime cannot be linked beside ours: both
+ *              define pthread_create); leaks are reported the same way,
+ *              and ASan's memory errors too;
  *   memory     rejected: MemorySanitizer needs its own thread interceptors
  *              and every library instrumented.
  *
@@ -153,7 +157,7 @@ static bool is_afl_driver(const char *arg)
 
 /* Sanitizers named on the command line, merged over every -fsanitize=. */
 struct sanitizers {
-	bool fuzzer, fuzzer_no_link, address, memory, undefined, other;
+	bool fuzzer, fuzzer_no_link, address, leak, memory, undefined, other;
 };
 
 /* UBSan's checks, as -fsanitize= names them one by one or in groups. */
@@ -188,6 +192,8 @@ static void scan_sanitizers(const char *list, struct sanitizers *s)
 			s->address = true;
 		else if (!strcmp(tok, "memory"))
 			s->memory = true;
+		else if (!strcmp(tok, "leak"))
+			s->leak = true;
 		else if (is_ubsan_check(tok))
 			s->undefined = true;
 		else if (strcmp(tok, "thread") != 0)
@@ -355,7 +361,7 @@ int main(int argc, char **argv)
 				"-fsanitize=address)\n");
 		return 1;
 	}
-	bool asan = san.address;
+	bool asan = san.address || san.leak;
 
 	enum { DEFAULT, LIBFUZZER, AFL, STANDALONE } engine = DEFAULT;
 	const char *engine_name = getenv("SCHEDFUZZ_ENGINE");
@@ -393,6 +399,8 @@ int main(int argc, char **argv)
 		push(&c, "-fsanitize=fuzzer");
 	if (env_san_flag && !info_only && has_input)
 		push(&c, env_san_flag);
+	if (san.leak && !san.address && !info_only && has_input)
+		push(&c, "-fsanitize=address"); /* LeakSanitizer is ASan's */
 	/* Whether libFuzzer's own coverage (its counters) is compiled in. */
 	bool libfuzzer_cov = !no_libfuzzer && (san.fuzzer || san.fuzzer_no_link || engine == LIBFUZZER);
 

@@ -22,7 +22,7 @@ struct trace_rec {
 	enum trace_type type;
 	uint64_t step;
 	int tid;
-	bool preempt, waited, timed_out;
+	bool preempt, waited, timed_out, spurious;
 	char kind[24];   /* "read", "lock", ... ("running" or a wait for TR_STATE) */
 	uint32_t site;
 	uint32_t ctx[TRACE_CTX]; /* innermost first */

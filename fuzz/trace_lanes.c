@@ -93,7 +93,8 @@ void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t 
 		fprintf(f, "the last %zu of %zu events", nev - first, nev);
 	else
 		fprintf(f, "all %zu events", nev);
-	fprintf(f, " (> preemption, ~ the thread must wait, * it waited first, ! timed out)\n");
+	fprintf(f, " (> preemption, ~ the thread must wait, * it waited first, ! timed out,\n"
+		   "   ? returned without a signal: a spurious wakeup, which POSIX allows)\n");
 	fprintf(f, "%2s %7s |", "", "step");
 	for (int i = 0; i < t->nthreads; i++) {
 		char h[16];
@@ -116,7 +117,8 @@ void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t 
 			row(f, t, r->tid, "", "", text, site, width);
 			continue;
 		}
-		snprintf(text, sizeof text, "%s%s%s", r->waited ? "* " : "", r->timed_out ? "! " : "", d);
+		snprintf(text, sizeof text, "%s%s%s%s", r->waited ? "* " : "", r->timed_out ? "! " : "",
+			 r->spurious ? "? " : "", d);
 		snprintf(step, sizeof step, "%llu", (unsigned long long)r->step);
 		row(f, t, r->tid, r->preempt ? ">" : "", step, text, site, width);
 	}

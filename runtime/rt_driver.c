@@ -30,6 +30,10 @@
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
+ *   SCHEDFUZZ_SPURIOUS=0   condition waits never return without a signal; the
+ *                          explorer writes it into its genomes (flag
+ *                          nospurious), so that their replay needs no setting
+ *   SCHEDFUZZ_EXIT_OK=L    exit statuses (comma-separated) that are no failure
  *   SCHEDFUZZ_SEARCH=S     explore systematically instead (rt_search_explore.c):
  *                          dfs, icb[:c=N], dpor or dpor+hapset, RUNS the budget
  *
@@ -72,8 +76,7 @@ extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 extern int LLVMFuzzerRunDriver(int *argc, char ***argv,
 			       int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
-/* Where the explorer keeps its last quiet child's output (-1: nowhere). */
-static int kept_output = -1;
+int rt_kept_output = -1;
 
 uint64_t rt_env_u64(const char *name, uint64_t dflt)
 {
@@ -148,6 +151,8 @@ void rt_init(void)
 	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = rt_env_str("SCHEDFUZZ_INPUT");
 	rt.cfg.trace_path = rt_env_str("SCHEDFUZZ_TRACE");
+	rt_exit_ok_init();
+	rt.cfg.no_spurious = rt_env_u64("SCHEDFUZZ_SPURIOUS", 1) == 0;
 	const char *spec = rt_env_str("SCHEDFUZZ_STRATEGY");
 	if (spec) {
 		char err[256];
@@ -188,7 +193,10 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	rt_exec_begin(input, size, false);
 	int r = __real_main(argc, argv, envp);
 	if (r != 0)
+		rt.result->exit_code = r; /* the program's, not a setup error */
+	if (r != 0 && !rt_exit_ok(r)) {
 		rt_fail(F_EXIT, NULL, "main() returned %d", r);
+	}
 	/* The threads main() did not join may run until the process ends. */
 	rt_exit_point(rt_self, NULL);
 	return r;
@@ -218,6 +226,8 @@ static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t 
 	else if (index % 2 == 1)
 		sf_plan_generate(&portfolio[index / 2 % (sizeof portfolio / sizeof portfolio[0])], est,
 				 seed, &p);
+	if (rt.cfg.no_spurious)
+		p.flags |= SF_FLAG_NO_SPURIOUS;
 	sf_genome_encode(&p, NULL, 0, out, SF_GENOME_HEADER);
 }
 
@@ -252,7 +262,7 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	struct rt_child c = { 0 };
 	rt_memset(shared, 0, sizeof *shared);
 	if (quiet_fd >= 0) { /* only this child's output is kept */
-		kept_output = quiet_fd;
+		rt_kept_output = quiet_fd;
 		ftruncate(quiet_fd, 0);
 		lseek(quiet_fd, 0, SEEK_SET);
 	}
@@ -280,20 +290,10 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR)
 		;
 	c.timed_out = WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGALRM;
-	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP;
+	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP &&
+			(shared->exit_code & 0xff) != RT_EXIT_SETUP;
 	c.failed = !(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
 	return c;
-}
-
-const char *rt_describe_child(const struct rt_child *c, const struct rt_result *r)
-{
-	if (c->timed_out)
-		return "timeout (blocked outside the runtime's control?)";
-	if (r->fail != F_NONE && r->fail < F_COUNT)
-		return rt_fail_names[r->fail];
-	if (WIFSIGNALED(c->status))
-		return strsignal(WTERMSIG(c->status));
-	return "nonzero exit";
 }
 
 int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size, char *path,
@@ -342,9 +342,9 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 				"(time, randomness, uncontrolled threads)\n");
 	bool same = again.failed && shared->fail == first->fail &&
 		    (shared->fingerprint == first->fingerprint || first->out_of_time);
-	if (!same && kept_output >= 0) {
+	if (!same && rt_kept_output >= 0) {
 		fprintf(stderr, "schedfuzz: the first run said:\n");
-		rt_show_child_output(kept_output);
+		rt_show_child_output(rt_kept_output);
 	}
 	if (first->async || shared->async)
 		rt_watchdog_note(first->async ? first : shared, 1, 1);
@@ -369,10 +369,17 @@ int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs, con
 	if (rt_save_input(out, "crash", input, size, path, sizeof path) != 0)
 		return -1;
 	fprintf(stderr, "schedfuzz: input saved to %s\n", path);
+	int independent = rt_findings_probe(&first, c, input, size, path, argc, argv, envp, shared,
+					    timeout);
 	rt_replay_check(input, size, path, &first, argc, argv, envp, shared, timeout);
+	if (independent == 2) { /* its path is printed if nothing else is found */
+		fprintf(stderr, "schedfuzz: searching on past this leak: in another schedule, a "
+				"leak of other size or any other failure is a finding\n");
+		return 2;
+	}
 	printf("%s\n", path);
 	fflush(stdout);
-	return 0;
+	return independent;
 }
 
 static int explore(uint64_t runs, int argc, char **argv, char **envp)
@@ -393,9 +400,10 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		return RT_EXIT_SETUP;
 	}
 
+	rt_findings_warm_symbolizer();
 	/* What executions showed so far; it shapes the next plans only. */
 	struct sf_estimates est = { 0 };
-	uint64_t failures = 0;
+	uint64_t failures = 0, independent = 0;
 	struct rt_async_tally async = { 0 };
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
@@ -419,18 +427,34 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
 		rt_async_count(&async, shared);
-		if (!c.failed)
+		enum rt_judgement j = rt_findings_judge(&c, shared);
+		if (j == RT_PASS)
 			continue;
+		if (j == RT_KNOWN) { /* only under --keep-going: the others stopped */
+			independent++;
+			continue;
+		}
 
-		failures++;
 		struct rt_result first = *shared;
 		uint32_t kind = first.fail < F_COUNT ? first.fail : F_COUNT;
-		if (keep_going && saved_kind[kind])
+		if (keep_going && saved_kind[kind]) {
+			failures++;
 			continue; /* one saved input per kind of failure */
+		}
 		saved_kind[kind] = true;
-		if (rt_keep_failure(&c, i + 1, runs, out, genome, sizeof genome, argc, argv, envp, shared,
-				    timeout) != 0)
+		int k = rt_keep_failure(&c, i + 1, runs, out, genome, sizeof genome, argc, argv, envp,
+					shared, timeout);
+		if (k < 0)
 			return RT_EXIT_SETUP;
+		if (k == 2) {
+			saved_kind[kind] = false; /* another leak is still a finding */
+			independent++;
+			continue;
+		}
+		if (k == 1)
+			independent++;
+		else
+			failures++;
 		if (!keep_going)
 			return 1;
 	}
@@ -441,12 +465,11 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		printf("threads: %" PRIu32 "\n", max_threads);
 		printf("events: %" PRIu64 "\n", est.events);
 		printf("lock_events: %" PRIu64 "\n", est.locks);
+		rt_findings_summary(runs, seed0, failures, keep_going, true);
 		fflush(stdout);
-		return failures ? 1 : 0;
+		return failures || independent ? 1 : 0;
 	}
-	fprintf(stderr, "schedfuzz: no failure in %" PRIu64 " schedules (seed %" PRIu64 ")\n", runs,
-		seed0);
-	return 0;
+	return rt_findings_summary(runs, seed0, failures, keep_going, true) ? 1 : 0;
 }
 
 RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)

@@ -97,6 +97,7 @@ struct rt_event {
 #define RT_EVF_SWITCH 2   /* a different thread than the previous event's */
 #define RT_EVF_TIMEOUT 4  /* the operation completed by timing out */
 #define RT_EVF_WAITED 8   /* the thread had to wait before it could complete (traces only) */
+#define RT_EVF_SPURIOUS 16 /* a condition wait that returned without a signal */
 
 /* ---- sync objects ------------------------------------------------------ */
 
@@ -233,6 +234,7 @@ enum rt_fail_kind {
 	F_MISUSE,
 	F_SANITIZER, /* ASan's or UBSan's report */
 	F_STACK_OVERFLOW, /* a controlled thread ran past the end of its stack */
+	F_LEAK, /* LeakSanitizer's report at exit */
 	F_COUNT
 };
 extern const char *const rt_fail_names[F_COUNT];
@@ -253,6 +255,10 @@ struct rt_result {
 	uint32_t async;
 	uint32_t async_tid;       /* the first one's thread */
 	uintptr_t async_site;     /* ... and where it was (an address in this binary) */
+	/* The report's message (a sanitizer's summary, an assertion, an
+	 * exit): what tells two failures of one kind apart (rt_findings.c). */
+	char detail[256];
+	int32_t exit_code;        /* the status the program exited with (0: none yet) */
 };
 
 struct rt_config {
@@ -270,6 +276,7 @@ struct rt_config {
 	unsigned hapset_context; /* call sites in a HaPSet statement (c) */
 	const char *cov_dump;    /* SCHEDFUZZ_COV_DUMP: append features here */
 	const char *trace_path;  /* SCHEDFUZZ_TRACE: write the whole interleaving here */
+	bool no_spurious;        /* SCHEDFUZZ_SPURIOUS=0: whatever the genome says */
 };
 
 struct rt_state {
@@ -338,6 +345,7 @@ struct rt_state {
 	 * instruments. Accesses there are neither scheduling points nor events. */
 	uintptr_t unwatched_lo, unwatched_size;
 	int cpu;            /* CPU the execution is pinned to, -1 if none */
+	uint32_t spurious;  /* spurious wakeups injected in this execution */
 };
 
 extern struct rt_state rt RT_HIDDEN;
@@ -590,6 +598,8 @@ RT_HIDDEN void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 RT_HIDDEN void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj,
 			      const void *site);
 /* The failure, before the execution's result is published. */
+/* The event just traced was a spurious wakeup (flag w). */
+RT_HIDDEN void rt_trace_mark_spurious(void);
 RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg);
 /* The execution ended (either way): write the trace. */
 RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
@@ -754,6 +764,29 @@ struct rt_child {
 	int status;
 	bool failed, timed_out, setup_error;
 };
+/* rt_findings.c: what the explorers say about a failure, and which
+ * failures they pass over (--exit-ok, a leak every schedule shows). */
+RT_HIDDEN bool rt_exit_ok(int status);
+RT_HIDDEN void rt_exit_ok_init(void);
+struct rt_child;
+/* RT_PASS: no failure, or one passed over (it clears c->failed); RT_KNOWN:
+ * one shown schedule-independent before; RT_NEW: to be kept. */
+enum rt_judgement { RT_PASS, RT_KNOWN, RT_NEW };
+RT_HIDDEN enum rt_judgement rt_findings_judge(struct rt_child *c, const struct rt_result *r);
+/* After the "failed:" line: run the input under other schedules. 0: the
+ * failure depends on the interleaving (or nothing can tell); 1: it does
+ * not; 2: it does not and is a leak the search goes on past. */
+RT_HIDDEN int rt_findings_probe(const struct rt_result *first, const struct rt_child *c,
+				const uint8_t *input, size_t size, const char *path, int argc,
+				char **argv, char **envp, struct rt_result *shared,
+				unsigned timeout);
+/* The end of a search without a failure that stopped it: what was passed
+ * over. True when it reported a failure (a leak passed over). */
+RT_HIDDEN bool rt_findings_summary(uint64_t runs, uint64_t seed, uint64_t failures,
+				   bool keep_going, bool say_none);
+RT_HIDDEN void rt_findings_warm_symbolizer(void);
+/* Where the explorer keeps its last quiet child's output (-1: nowhere). */
+extern int rt_kept_output RT_HIDDEN;
 RT_HIDDEN struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char **argv,
 				       char **envp, struct rt_result *shared, int quiet_fd,
 				       unsigned timeout);
@@ -764,7 +797,8 @@ RT_HIDDEN int rt_save_input(const char *dir, const char *prefix, const uint8_t *
 /* What a child that could not run printed (kept in quiet_fd). */
 RT_HIDDEN void rt_show_child_output(int quiet_fd);
 /* The child just run failed: say which schedule (index of runs) and how,
- * save its input in out, replay it and print its path. -1 if unsaved. */
+ * save its input in out, replay it and print its path. -1 if unsaved,
+ * else what rt_findings_probe said. */
 RT_HIDDEN int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs,
 			      const char *out, const uint8_t *input, size_t size, int argc,
 			      char **argv, char **envp, struct rt_result *shared, unsigned timeout);

@@ -36,6 +36,7 @@ const char *const rt_fail_names[F_COUNT] = {
 	[F_MISUSE] = "sync misuse",
 	[F_SANITIZER] = "sanitizer report",
 	[F_STACK_OVERFLOW] = "stack overflow",
+	[F_LEAK] = "memory leak",
 };
 _Static_assert(sizeof rt_fail_names / sizeof rt_fail_names[0] == F_COUNT, "name every failure");
 
@@ -352,7 +353,15 @@ static void print_trace(struct symtab *st)
 		char mark = (e->flags & RT_EVF_PREEMPT) ? '>' : (e->flags & RT_EVF_SWITCH) ? '-' : ' ';
 		fprintf(stderr, "  %c %6llu  T%-3u %-44s %s\n", mark, (unsigned long long)e->step,
 			e->tid, ev, site_text(st, e->site));
+		if (e->flags & RT_EVF_SPURIOUS)
+			fprintf(stderr, "%20s cond wait returned without a signal: a spurious wakeup, "
+					"which POSIX allows\n", "^");
 	}
+	if (rt.spurious)
+		fprintf(stderr, "==schedfuzz== this execution had %u spurious wakeup%s (a condition "
+				"wait that returned without a signal, which POSIX allows); "
+				"SCHEDFUZZ_SPURIOUS=0 or --no-spurious turns them off\n",
+			rt.spurious, rt.spurious == 1 ? "" : "s");
 }
 
 static void print_stuck_stack(struct symtab *st)
@@ -508,12 +517,23 @@ RT_NORETURN void rt_die(void)
 /* Every way a failure arrives ends here, once per execution: the trace,
  * the published result, the report, then the files (which a corrupt heap
  * may not let us write). */
+/* No libc: a corrupt heap or a signal may be why we are reporting. */
+static void copy_detail(char *to, const char *msg, size_t cap)
+{
+	size_t i = 0;
+	for (; msg[i] && i + 1 < cap; i++)
+		to[i] = msg[i];
+	to[i] = 0;
+}
+
 static void report_once(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	rt.reported = true; /* first: a failure while reporting must not report again */
 	rt_trace_fail(kind, site, msg);
-	if (rt.result)
+	if (rt.result) {
 		publish_counts(kind);
+		copy_detail(rt.result->detail, msg, sizeof rt.result->detail);
+	}
 	report(kind, site, msg);
 	if (rt.result)
 		write_outputs(kind);
@@ -565,8 +585,11 @@ RT_EXPORT void exit(int status)
 {
 	struct rt_thread *self = rt_self;
 	if (self && rt.active) {
-		if (status != 0)
+		if (status != 0 && rt.result)
+			rt.result->exit_code = status; /* the program's, not a setup error */
+		if (status != 0 && !rt_exit_ok(status)) {
 			rt_fail(F_EXIT, RT_CALLER(), "exit(%d)", status);
+		}
 		if (!rt.harness)
 			rt_exit_point(self, RT_CALLER());
 	}

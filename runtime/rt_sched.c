@@ -722,8 +722,13 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.genome = genome;
 	rt.genome_size = genome_size;
 	sf_genome_decode(genome, genome_size, &rt.plan);
+	uint8_t no_spurious = rt.plan.flags & SF_FLAG_NO_SPURIOUS;
 	if (rt.cfg.pinned)
 		sf_spec_pin(&rt.cfg.spec, &rt.plan);
+	/* The input's own setting survives a pinned strategy. */
+	if (no_spurious || rt.cfg.no_spurious)
+		rt.plan.flags |= SF_FLAG_NO_SPURIOUS;
+	rt.spurious = 0;
 	rt.strat = strat_for_kind(rt.plan.kind);
 	if (!rt.strat_state[rt.plan.kind])
 		rt.strat_state[rt.plan.kind] = rt.strat->create();
@@ -763,7 +768,8 @@ void rt_record_open(void)
 
 void rt_record_write(void)
 {
-	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed };
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed,
+			     .flags = rt.plan.flags & SF_FLAG_NO_SPURIOUS };
 	size_t need = sf_genome_encode(&p, rt.rec, rt.nrec, NULL, 0);
 	uint8_t *buf = malloc(need);
 	FILE *f = buf ? rt_outfile_rewrite(rt.cfg.record_path, &record_fd, "wb") : NULL;

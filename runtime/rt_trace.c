@@ -115,6 +115,12 @@ void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struc
 	self->waited = false;
 }
 
+void rt_trace_mark_spurious(void)
+{
+	if (rt.trace_on && tr.n)
+		tr.ev[(tr.n - 1) & (TRACE_CAP - 1)].flags |= RT_EVF_SPURIOUS;
+}
+
 void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)
 {
 	struct traced *t = next_record(self, rt_stable_site(site), 0, obj);
@@ -225,6 +231,8 @@ void rt_trace_end(enum rt_fail_kind fail)
 			*p++ = 'b';
 		if (t->flags & RT_EVF_TIMEOUT)
 			*p++ = 't';
+		if (t->flags & RT_EVF_SPURIOUS)
+			*p++ = 'w';
 		if (p == flags)
 			*p++ = '-';
 		*p = 0;
