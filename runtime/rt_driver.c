@@ -296,17 +296,53 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	return c;
 }
 
-int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size, char *path,
-		  size_t cap)
+static int write_input(const char *dir, const char *prefix, const uint8_t *input, size_t size,
+		       char *path, size_t cap)
 {
 	mkdir(dir, 0777);
 	snprintf(path, cap, "%s/%s-%016" PRIx64, dir, prefix, cov_hash64(input, size, 0));
 	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(input, 1, size, f) != size || fclose(f) != 0) {
+	bool ok = f && fwrite(input, 1, size, f) == size;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok)
 		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
+	return ok ? 0 : -1;
+}
+
+/* The input on stderr, in base64, for when no file could hold it. */
+static void print_base64(const uint8_t *in, size_t size)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	fprintf(stderr, "schedfuzz: the input, in base64 (base64 -d > crash, then schedfuzz "
+			"replay crash -- PROG):\n");
+	for (size_t i = 0; i < size; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < size ? (uint32_t)in[i + 1] << 8 : 0) |
+			     (i + 2 < size ? in[i + 2] : 0);
+		char out[4] = { digits[v >> 18 & 63], digits[v >> 12 & 63],
+				i + 1 < size ? digits[v >> 6 & 63] : '=',
+				i + 2 < size ? digits[v & 63] : '=' };
+		fwrite(out, 1, 4, stderr);
+		if ((i / 3 + 1) % 19 == 0 || i + 3 >= size)
+			fputc('\n', stderr);
 	}
-	return 0;
+}
+
+int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size, char *path,
+		  size_t cap)
+{
+	if (write_input(dir, prefix, input, size, path, cap) == 0)
+		return 0;
+	/* The output directory was checked at the start; if it fails now
+	 * (full, removed), the finding must not be lost with it. */
+	const char *tmp = getenv("TMPDIR");
+	if (write_input(tmp && *tmp ? tmp : "/tmp", prefix, input, size, path, cap) == 0) {
+		fprintf(stderr, "schedfuzz: saved it to %s instead\n", path);
+		return 0;
+	}
+	print_base64(input, size);
+	return -1;
 }
 
 /* Replay a failing input in a fresh child, output visible, and say whether
@@ -352,9 +388,17 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 
 void rt_show_child_output(int quiet_fd)
 {
+	/* Its end: the report comes last, after whatever the program said. */
+	enum { SHOWN = 64 << 10 };
+	off_t end = quiet_fd >= 0 ? lseek(quiet_fd, 0, SEEK_END) : 0, at = 0;
+	if (end > SHOWN) {
+		at = end - SHOWN;
+		fprintf(stderr, "schedfuzz: (its last %d KiB of %lld)\n", SHOWN >> 10,
+			(long long)end);
+	}
 	char buf[4096];
-	ssize_t n = quiet_fd >= 0 ? pread(quiet_fd, buf, sizeof buf, 0) : 0;
-	if (n > 0)
+	ssize_t n;
+	for (; quiet_fd >= 0 && (n = pread(quiet_fd, buf, sizeof buf, at)) > 0; at += n)
 		(void)!write(2, buf, (size_t)n);
 }
 
@@ -366,8 +410,14 @@ int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs, con
 	char path[4096];
 	fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", index, runs,
 		rt_describe_child(c, &first));
-	if (rt_save_input(out, "crash", input, size, path, sizeof path) != 0)
+	if (rt_save_input(out, "crash", input, size, path, sizeof path) != 0) {
+		/* No file: the first run's report is shown, with the input. */
+		if (rt_kept_output >= 0) {
+			fprintf(stderr, "schedfuzz: the failing run said:\n");
+			rt_show_child_output(rt_kept_output);
+		}
 		return -1;
+	}
 	fprintf(stderr, "schedfuzz: input saved to %s\n", path);
 	int independent = rt_findings_probe(&first, c, input, size, path, argc, argv, envp, shared,
 					    timeout);
