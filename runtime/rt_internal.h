@@ -672,6 +672,21 @@ RT_HIDDEN void rt_heap_remember(const void *p, size_t size, const void *site);
 RT_HIDDEN void rt_heap_forget(const void *p);
 /* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
 RT_HIDDEN void rt_heap_install_hooks(void);
+/* rt_heap_log.c (default mode): controlled threads' allocations and frees
+ * this execution, for reports only. A freed block: */
+struct rt_freed {
+	uintptr_t start, size;
+	uint64_t step;    /* freed after this step */
+	const void *site; /* by this call */
+	int tid;          /* of this thread */
+};
+RT_HIDDEN void rt_heap_log_reset(void);
+RT_HIDDEN void rt_heap_log_alloc(const void *p);
+RT_HIDDEN void rt_heap_log_free(const void *p, const void *site);
+/* Was addr, at event step, in a block freed (and not allocated again)? */
+RT_HIDDEN bool rt_heap_log_freed(uintptr_t addr, uint64_t step, struct rt_freed *out);
+/* The frees made right after event step (at most max). */
+RT_HIDDEN int rt_heap_log_frees_after(uint64_t step, struct rt_freed *out, int max);
 /* The calling thread's number in ASan's reports (its "T353"), -1 without ASan. */
 RT_HIDDEN int rt_heap_sanitizer_tid(void);
 /* rt_heap_freed.c, for rt_heap_alloc.c: the blocks controlled threads

@@ -159,6 +159,16 @@ static void collect(struct symtab *st, const void *fail_site)
 	}
 	for (uint64_t s = rt.step > RT_TRACE_SIZE ? rt.step - RT_TRACE_SIZE + 1 : 1; s <= rt.step; s++)
 		sym_add(st, (uintptr_t)rt.trace[s & (RT_TRACE_SIZE - 1)].site, false);
+	/* The frees the interleaving shows, and those its accesses fell into. */
+	for (uint64_t s = first; s <= rt.step; s++) {
+		struct rt_freed f[8];
+		int n = rt_heap_log_frees_after(s, f, 8);
+		for (int i = 0; i < n; i++)
+			sym_add(st, (uintptr_t)f[i].site, false);
+		const struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
+		if (e->addr && rt_heap_log_freed(e->addr, e->step, f))
+			sym_add(st, (uintptr_t)f[0].site, false);
+	}
 }
 
 /* The thread the failure is about: the caller, or, when the watchdog
@@ -324,10 +334,18 @@ static void event_text(struct symtab *st, const struct rt_event *e, char *buf, s
 	case EV_ATOMIC_LOAD:
 	case EV_ATOMIC_STORE:
 	case EV_ATOMIC_RMW:
-	case EV_ATOMIC_CAS:
+	case EV_ATOMIC_CAS: {
+		struct rt_freed f;
+		if (rt_heap_log_freed(e->addr, e->step, &f)) {
+			snprintf(buf, cap, "%s %u bytes of a block freed after step %llu by T%d at %s",
+				 name, e->size, (unsigned long long)f.step, f.tid,
+				 site_text(st, f.site));
+			return;
+		}
 		var_text(st, e->addr, v, sizeof v);
 		snprintf(buf, cap, "%s %u bytes of %s", name, e->size, v);
 		return;
+	}
 	default:
 		break;
 	}
@@ -337,6 +355,19 @@ static void event_text(struct symtab *st, const struct rt_event *e, char *buf, s
 		snprintf(buf, cap, "%s %s", name, v);
 	} else {
 		snprintf(buf, cap, "%s", name);
+	}
+}
+
+/* The frees right after event step: no events of the schedule, but what a
+ * use-after-free report needs most. */
+static void print_frees_after(struct symtab *st, uint64_t step)
+{
+	struct rt_freed f[8];
+	int n = rt_heap_log_frees_after(step, f, 8);
+	for (int i = 0; i < n; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "free of a %lu-byte block", (unsigned long)f[i].size);
+		fprintf(stderr, "    %6s  T%-3d %-44s %s\n", "", f[i].tid, what, site_text(st, f[i].site));
 	}
 }
 
@@ -356,6 +387,7 @@ static void print_trace(struct symtab *st)
 		if (e->flags & RT_EVF_SPURIOUS)
 			fprintf(stderr, "%20s cond wait returned without a signal: a spurious wakeup, "
 					"which POSIX allows\n", "^");
+		print_frees_after(st, s);
 	}
 	if (rt.spurious)
 		fprintf(stderr, "==schedfuzz== this execution had %u spurious wakeup%s (a condition "

@@ -74,8 +74,13 @@ static void report_signal(int sig, siginfo_t *info, void *uctx)
 		rt_report_foreign_at(F_STACK_OVERFLOW, overflow_site(self, pc), msg);
 		return;
 	}
+	struct rt_freed f;
 	if (sig == SIGABRT)
 		snprintf(msg, sizeof msg, "abort()");
+	else if (rt_heap_log_freed((uintptr_t)info->si_addr, rt.step + 1, &f))
+		snprintf(msg, sizeof msg, "%s on address %p, in a %lu-byte block T%d freed after step %llu",
+			 strsignal(sig), info->si_addr, (unsigned long)f.size, f.tid,
+			 (unsigned long long)f.step);
 	else
 		snprintf(msg, sizeof msg, "%s on address %p", strsignal(sig), info->si_addr);
 	rt_report_foreign_at(F_SIGNAL, program_site(pc), msg);
