@@ -511,10 +511,10 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	rt_async_say(&async, runs);
 	if (keep_going) {
 		/* What a paper's bound needs: n, and k (events or lock acquisitions). */
-		printf("failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
-		printf("threads: %" PRIu32 "\n", max_threads);
-		printf("events: %" PRIu64 "\n", est.events);
-		printf("lock_events: %" PRIu64 "\n", est.locks);
+		fprintf(stderr, "failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
+		fprintf(stderr, "threads: %" PRIu32 "\n", max_threads);
+		fprintf(stderr, "events: %" PRIu64 "\n", est.events);
+		fprintf(stderr, "lock_events: %" PRIu64 "\n", est.locks);
 		rt_findings_summary(runs, seed0, failures, keep_going, true);
 		fflush(stdout);
 		return failures || independent ? 1 : 0;

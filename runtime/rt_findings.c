@@ -325,7 +325,7 @@ bool rt_findings_summary(uint64_t runs, uint64_t seed, uint64_t failures, bool k
 			 bool say_none)
 {
 	if (keep_going && (f.independent || f.nknown))
-		printf("independent_failures: %" PRIu64 "/%" PRIu64 "\n",
+		fprintf(stderr, "independent_failures: %" PRIu64 "/%" PRIu64 "\n",
 		       f.independent + f.leaky + (uint64_t)f.nknown, runs);
 	if (f.ok_exits)
 		fprintf(stderr, "schedfuzz: %" PRIu64 " of %" PRIu64 " schedules ended with an exit "

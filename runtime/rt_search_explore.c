@@ -138,9 +138,9 @@ static int learn_corpus(struct explorer *x, struct sx_search *s, const char *dir
 static void say_bounds(int from, int to)
 {
 	for (int c = from; c <= to; c++)
-		printf("no bug reachable with \u2264 %d preemption%s at these scheduling points\n", c,
+		fprintf(stderr, "no bug reachable with \u2264 %d preemption%s at these scheduling points\n", c,
 		       c == 1 ? "" : "s");
-	fflush(stdout);
+	fflush(stderr);
 }
 
 int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **argv, char **envp)
@@ -305,21 +305,21 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	rt_async_say(&async, ran);
 	bool complete = st.complete && !overflow && !async.schedules;
 	if (complete && !failures && !independent && spec.mode == SX_DPOR)
-		printf("no bug reachable at these scheduling points (every interleaving, up to "
+		fprintf(stderr, "no bug reachable at these scheduling points (every interleaving, up to "
 		       "equivalence)\n");
 	else if (complete && !failures && !independent && spec.mode == SX_DFS)
-		printf("no bug reachable at these scheduling points (every interleaving)\n");
+		fprintf(stderr, "no bug reachable at these scheduling points (every interleaving)\n");
 	if (keep_going)
-		printf("failures: %" PRIu64 "\n", failures);
+		fprintf(stderr, "failures: %" PRIu64 "\n", failures);
 	bool leak_kept = rt_findings_summary(st.schedules, 0, failures + independent,
 					     keep_going, false);
 	if (first_failure)
-		printf("first_failure: %" PRIu64 "\n", first_failure);
-	printf("schedules: %" PRIu64 "\n", st.schedules);
+		fprintf(stderr, "first_failure: %" PRIu64 "\n", first_failure);
+	fprintf(stderr, "schedules: %" PRIu64 "\n", st.schedules);
 	if (spec.mode == SX_DPOR || spec.mode == SX_DPOR_HAPSET)
-		printf("redundant: %" PRIu64 "\n", st.redundant);
-	printf("complete: %s\n", complete ? "yes" : "no");
-	fflush(stdout);
+		fprintf(stderr, "redundant: %" PRIu64 "\n", st.redundant);
+	fprintf(stderr, "complete: %s\n", complete ? "yes" : "no");
+	fflush(stderr);
 	if (state && !sx_save(s, state, err, sizeof err)) {
 		fprintf(stderr, "schedfuzz: %s\n", err);
 		status = RT_EXIT_SETUP;

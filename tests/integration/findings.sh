@@ -57,9 +57,9 @@ leak_race)
 detached)
 	run all -n 200 --keep-going
 	[ "$(rc all)" -eq 1 ] || fail "exit $(rc all), expected 1"
-	grep -qx "independent_failures: 200/200" "$WORK/all.out" ||
-		{ cat "$WORK/all.out"; fail "not a leak in each of 200 schedules"; }
-	grep -qx "failures: 0/200" "$WORK/all.out" || fail "another failure"
+	grep -qx "independent_failures: 200/200" "$WORK/all.err" ||
+		{ cat "$WORK/all.err"; fail "not a leak in each of 200 schedules"; }
+	grep -qx "failures: 0/200" "$WORK/all.err" || fail "another failure"
 	has all "failed: memory leak: 64 byte\(s\) leaked in 1 allocation"
 	has all "in load_settings .*detached_leak.c:"
 	has all "$independent"
@@ -76,8 +76,8 @@ exit)
 	has passed "500 of 500 schedules ended with an exit status of --exit-ok, their only failure"
 	has passed "no failure in 500 schedules"
 	run kept -n 100 --keep-going
-	grep -qx "failures: 0/100" "$WORK/kept.out" && grep -qx "independent_failures: 100/100" \
-		"$WORK/kept.out" || { cat "$WORK/kept.out"; fail "--keep-going did not count it apart"; }
+	grep -qx "failures: 0/100" "$WORK/kept.err" && grep -qx "independent_failures: 100/100" \
+		"$WORK/kept.err" || { cat "$WORK/kept.err"; fail "--keep-going did not count it apart"; }
 	for bad in x 0 256 3, 3,,4 -1; do
 		run bad -n 10 --exit-ok="$bad"
 		[ "$(rc bad)" -eq 2 ] || fail "--exit-ok=$bad: exit $(rc bad), expected 2"
