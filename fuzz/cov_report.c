@@ -245,11 +245,7 @@ int cmd_cov(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			if (!program_numeric(argv[i])) {
-				fprintf(stderr, "schedfuzz: --timeout takes a number, not '%s'\n", argv[i]);
-				return SETUP;
-			}
-			timeout = (unsigned)strtoul(argv[i], NULL, 0);
+			timeout = program_timeout(argv[i - 1], argv[i]);
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "schedfuzz cov: unknown option '%s'\n", argv[i]);
 			return SETUP;

@@ -37,7 +37,8 @@ struct outcome {
 	char kind[48], msg[1024];
 	uint32_t site;
 	uint64_t preemptions, fingerprint, steps;
-	struct list rec; /* the executed schedule */
+	uint64_t decisions; /* points where two or more threads could run */
+	struct list rec;    /* the executed schedule: its non-default decisions */
 };
 
 struct minimizer {
@@ -106,6 +107,7 @@ static bool run(struct minimizer *m, const char *input, struct outcome *o)
 	o->preemptions = t.preemptions;
 	o->fingerprint = t.fingerprint;
 	o->steps = t.steps;
+	o->decisions = t.decisions;
 	trace_free(&t);
 	return read_list(m->rec, &o->rec);
 }
@@ -217,7 +219,7 @@ int cmd_min(int argc, char **argv)
 			m.max_runs = program_count(a, argv[i]);
 		} else if (!strcmp(a, "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			m.timeout = program_count(a, argv[i]);
+			m.timeout = program_timeout(a, argv[i]);
 		} else if (a[0] == '-') {
 			fprintf(stderr, "schedfuzz min: unknown option '%s'\n", a);
 			return SETUP;
@@ -293,15 +295,17 @@ int cmd_min(int argc, char **argv)
 		goto done;
 	}
 	free(check.rec.d);
-	/* "N preemptions, M decisions": the test reads these two lines. */
+	/* A decision is what replay's report counts: a point where two or
+	 * more threads could run. What shrinks is how many of them depart
+	 * from the default. The test reads these two lines. */
 	fprintf(stderr,
 		"schedfuzz: %s: %s\n"
-		"schedfuzz: original (%s): %" PRIu64 " preemptions, %" PRIu32 " decisions, %" PRIu64
-		" steps\n"
-		"schedfuzz: minimised in %u runs: %" PRIu64 " preemptions, %" PRIu32 " decisions, %" PRIu64
-		" steps\n",
-		first.kind, first.msg, plan_text, first.preemptions, first.rec.n, first.steps, m.runs,
-		best.preemptions, best.rec.n, best.steps);
+		"schedfuzz: original (%s): %" PRIu64 " preemptions, %" PRIu64 " decisions (%" PRIu32
+		" not the default), %" PRIu64 " steps\n"
+		"schedfuzz: minimised in %u runs: %" PRIu64 " preemptions, %" PRIu64 " decisions (%" PRIu32
+		" not the default), %" PRIu64 " steps\n",
+		first.kind, first.msg, plan_text, first.preemptions, first.decisions, first.rec.n,
+		first.steps, m.runs, best.preemptions, best.decisions, best.rec.n, best.steps);
 	if (m.runs >= m.max_runs)
 		fprintf(stderr, "schedfuzz: stopped at --max-runs %u: it may shrink further\n",
 			m.max_runs);

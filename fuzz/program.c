@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +24,50 @@ int program_option_value(int argc, char **argv, int i)
 
 bool program_numeric(const char *s)
 {
+	/* strtoull takes "-5" as 2^64 - 5 and skips leading blanks: a count
+	 * of -5 schedules would run forever, so only digits are numbers. */
+	if (!*s || *s < '0' || *s > '9')
+		return false;
 	char *end;
 	errno = 0;
 	strtoull(s, &end, 0);
-	return *s && !*end && !errno;
+	return !*end && !errno;
+}
+
+uint64_t program_number(const char *opt, const char *value, uint64_t min, uint64_t max)
+{
+	if (!program_numeric(value)) {
+		fprintf(stderr, "schedfuzz: %s takes a whole number, not '%s'\n", opt, value);
+		exit(SETUP);
+	}
+	uint64_t v = strtoull(value, NULL, 0);
+	if (v < min || v > max) {
+		fprintf(stderr, "schedfuzz: %s %s is out of range (%" PRIu64 " to %" PRIu64 ")\n", opt,
+			value, min, max);
+		exit(SETUP);
+	}
+	return v;
+}
+
+/* Why a path that names a file cannot be run, or NULL when it can. */
+static const char *not_runnable(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory";
+	if (!S_ISREG(st.st_mode))
+		return "is not a regular file";
+	if (access(path, X_OK) != 0)
+		return "is not executable (chmod +x?)";
+	return NULL;
 }
 
 char *program_resolve(const char *prog)
 {
 	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0 ? strdup(prog) : NULL;
+		return not_runnable(prog) ? NULL : strdup(prog);
 	const char *path = getenv("PATH");
 	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
 		const char *e = strchr(p, ':');
@@ -70,7 +105,9 @@ char *program_check(char *const *prog_argv)
 {
 	char *path = program_resolve(prog_argv[0]);
 	if (!path) {
-		fprintf(stderr, "schedfuzz: %s: no such program\n", prog_argv[0]);
+		const char *why = strchr(prog_argv[0], '/') ? not_runnable(prog_argv[0]) : NULL;
+		fprintf(stderr, "schedfuzz: %s: %s\n", prog_argv[0],
+			why ? why : "no such program (not found in PATH)");
 		return NULL;
 	}
 	if (!program_built_with_schedfuzz(path)) {
@@ -79,6 +116,19 @@ char *program_check(char *const *prog_argv)
 		return NULL;
 	}
 	return path;
+}
+
+/* UBSan names the kind of each report in its summary line
+ * ("shift-exponent", not "undefined-behavior"), which is what a report's
+ * title and the explorer's summary say. Ours go first: the sanitizers
+ * read options left to right, so whatever the user set wins. */
+static void sanitizer_defaults(void)
+{
+	const char *user = getenv("UBSAN_OPTIONS");
+	char opts[4096];
+	snprintf(opts, sizeof opts, "report_error_type=1%s%s", user && *user ? ":" : "",
+		 user ? user : "");
+	setenv("UBSAN_OPTIONS", opts, 1);
 }
 
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout)
@@ -106,6 +156,7 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 			setenv("SCHEDFUZZ_TIMEOUT", sec, 1);
 			alarm(timeout + timeout / 8 + 3);
 		}
+		sanitizer_defaults();
 		execv(path, prog_argv);
 		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
@@ -119,9 +170,26 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 
 unsigned program_count(const char *opt, const char *value)
 {
-	if (!program_numeric(value)) {
-		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
-		exit(SETUP);
+	return (unsigned)program_number(opt, value, 1, UINT32_MAX);
+}
+
+unsigned program_timeout(const char *opt, const char *value)
+{
+	return (unsigned)program_number(opt, value, 1, PROGRAM_TIMEOUT_MAX);
+}
+
+bool program_dir_writable(const char *dir)
+{
+	char *probe;
+	if (asprintf(&probe, "%s/.schedfuzz-write-check-%d", dir, (int)getpid()) < 0)
+		return false;
+	int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	int err = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
 	}
-	return (unsigned)strtoul(value, NULL, 0);
+	free(probe);
+	errno = err;
+	return fd >= 0;
 }

@@ -14,8 +14,17 @@ enum { OK = 0, FAILED = 1, SETUP = 2 };
  * SETUP and one line when it has none), and whether s is a number. */
 int program_option_value(int argc, char **argv, int i);
 bool program_numeric(const char *s);
-/* Option opt's numeric value (exits with SETUP and one line if it is not one). */
+/* Option opt's numeric value within [min, max] (exits with SETUP and one
+ * line if it is not a whole number or out of range). */
+uint64_t program_number(const char *opt, const char *value, uint64_t min, uint64_t max);
+/* A count or a number of seconds: from 1 to UINT32_MAX. */
 unsigned program_count(const char *opt, const char *value);
+/* A timeout in seconds: from 1 to PROGRAM_TIMEOUT_MAX (0 would mean none
+ * to some and at once to others, so it is refused). */
+#define PROGRAM_TIMEOUT_MAX 1000000u
+unsigned program_timeout(const char *opt, const char *value);
+/* Can files be created in dir? (errno says why not) */
+bool program_dir_writable(const char *dir);
 
 /* The program as execvp would find it (malloc'd), or NULL. */
 char *program_resolve(const char *prog);

@@ -68,6 +68,7 @@ int cmd_replay(int argc, char **argv)
 	const char *input = NULL, *record = NULL, *html = NULL;
 	unsigned events = DEFAULT_EVENTS;
 	unsigned timeout = 0;
+	int width = 0; /* of a lane: 0 fits the text (and the terminal) */
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *a = argv[i];
@@ -77,10 +78,13 @@ int cmd_replay(int argc, char **argv)
 			html = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(a, "--events")) {
 			i = program_option_value(argc, argv, i);
-			events = program_count(a, argv[i]);
+			events = (unsigned)program_number(a, argv[i], 0, UINT32_MAX);
 		} else if (!strcmp(a, "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			timeout = program_count(a, argv[i]);
+			timeout = program_timeout(a, argv[i]);
+		} else if (!strcmp(a, "--width")) {
+			i = program_option_value(argc, argv, i);
+			width = (int)program_number(a, argv[i], 0, 1000);
 		} else if (a[0] == '-') {
 			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", a);
 			return SETUP;
@@ -93,7 +97,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!input || i + 1 >= argc) {
 		fprintf(stderr, "usage: schedfuzz replay [--record FILE] [--html FILE] [--events N] "
-				"[--timeout SEC] INPUT -- PROG [ARGS...]\n");
+				"[--width N] [--timeout SEC] INPUT -- PROG [ARGS...]\n");
 		return SETUP;
 	}
 	if (access(input, R_OK) != 0) {
@@ -118,7 +122,7 @@ int cmd_replay(int argc, char **argv)
 	if (result != SETUP && trace_load(trace_path, &t, err, sizeof err)) {
 		bool symbolized;
 		struct names *nm = names_open(path, &symbolized);
-		trace_print_lanes(stderr, &t, nm, (size_t)events);
+		trace_print_lanes(stderr, &t, nm, (size_t)events, width);
 		if (html) {
 			char *cmd = command_text(input, prog_argv);
 			if (trace_write_html(html, &t, nm, input, cmd ? cmd : "") == 0)

@@ -33,9 +33,10 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
-		"                     [--state FILE] [--corpus DIR] -- PROG [ARGS...]\n"
-		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--timeout SEC]\n"
-		"                        INPUT -- PROG [ARGS...]\n"
+		"                     [--state FILE] [--corpus DIR] [--exit-ok=CODES] [--no-spurious]\n"
+		"                     -- PROG [ARGS...]\n"
+		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--width N]\n"
+		"                        [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz show INPUT...\n"
 		"       schedfuzz genome --strategy SPEC [--seed S] [-o FILE]\n"
@@ -43,11 +44,16 @@ static void usage(FILE *to)
 		"\n"
 		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
 		"           failure, save its input in DIR (default .) and print its path.\n"
-		"           --keep-going runs all RUNS and ends with \"failures: X/N\"\n"
+		"           --keep-going runs all RUNS and ends with \"failures: X/N\"; a failure\n"
+		"           every schedule shows is said to be one (and a leak of that sort is\n"
+		"           passed over: the search goes on). --exit-ok=3,4: exit statuses that\n"
+		"           are no failure; --no-spurious: condition waits never return without\n"
+		"           a signal (SCHEDFUZZ_SPURIOUS=0; saved inputs keep the setting)\n"
 		"  replay   run PROG once under the schedule in INPUT, print its report and the\n"
 		"           interleaving in thread lanes (the last N events, default 200, 0 all);\n"
 		"           --html writes it as a timeline page, --record the executed schedule\n"
-		"           as an explicit decision list\n"
+		"           as an explicit decision list; --width N sets a lane's width (by\n"
+		"           default, what the longest event needs, fitted to the terminal)\n"
 		"  min      shrink a failing INPUT to the fewest preemptions and decisions that\n"
 		"           still fail the same way; writes INPUT.min (or FILE), prints its path\n"
 		"  show     print the schedule each INPUT encodes, in its readable form\n"
@@ -67,16 +73,34 @@ static void usage(FILE *to)
 		"on from it; --corpus DIR (dpor+hapset) learns HaPSets from a fuzzing corpus and\n"
 		"adds to it the schedules that taught new ones.\n"
 		"\n"
-		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n");
+		"exit status: 0 no failure, 1 failure, 2 usage or setup error\n"
+		"schedfuzz --version prints the version; the wrappers' own options are\n"
+		"schedfuzz-cc --schedfuzz-help and --schedfuzz-version\n");
 }
 
-static void set_number(const char *var, const char *opt, const char *value)
+/* Set the runtime's variable var to option opt's value, within [min, max]. */
+static void set_number(const char *var, const char *opt, const char *value, uint64_t min,
+		       uint64_t max)
 {
-	if (!program_numeric(value)) {
-		fprintf(stderr, "schedfuzz: %s takes a number, not '%s'\n", opt, value);
-		exit(SETUP);
-	}
+	program_number(opt, value, min, max);
 	setenv(var, value, 1);
+}
+
+/* "3,4": exit statuses 1..255 that are no failure. */
+static bool exit_codes_valid(const char *s)
+{
+	if (!*s)
+		return false;
+	while (*s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v < 1 || v > 255 || (*end && *end != ','))
+			return false;
+		s = *end ? end + 1 : end;
+		if (end[0] == ',' && !*s)
+			return false;
+	}
+	return true;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -88,18 +112,18 @@ static int cmd_run(int argc, char **argv)
 		const char *a = argv[i];
 		if (!strcmp(a, "-n") || !strcmp(a, "--runs")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_RUNS", a, argv[i]);
+			set_number("SCHEDFUZZ_RUNS", a, argv[i], 1, INT64_MAX);
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
 			out = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(a, "--seed")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_SEED", a, argv[i]);
+			set_number("SCHEDFUZZ_SEED", a, argv[i], 0, UINT64_MAX);
 		} else if (!strcmp(a, "--max-steps")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_MAX_STEPS", a, argv[i]);
+			set_number("SCHEDFUZZ_MAX_STEPS", a, argv[i], 1, INT64_MAX);
 		} else if (!strcmp(a, "--timeout")) {
 			i = program_option_value(argc, argv, i);
-			set_number("SCHEDFUZZ_TIMEOUT", a, argv[i]);
+			set_number("SCHEDFUZZ_TIMEOUT", a, argv[i], 1, PROGRAM_TIMEOUT_MAX);
 		} else if (!strcmp(a, "--strategy")) {
 			const char *spec = argv[i = program_option_value(argc, argv, i)];
 			struct sf_spec parsed;
@@ -123,6 +147,16 @@ static int cmd_run(int argc, char **argv)
 			setenv("SCHEDFUZZ_SEARCH_STATE", argv[i = program_option_value(argc, argv, i)], 1);
 		} else if (!strcmp(a, "--corpus")) {
 			setenv("SCHEDFUZZ_SEARCH_CORPUS", argv[i = program_option_value(argc, argv, i)], 1);
+		} else if (!strcmp(a, "--exit-ok") || !strncmp(a, "--exit-ok=", 10)) {
+			const char *codes = a[9] == '=' ? a + 10 : argv[i = program_option_value(argc, argv, i)];
+			if (!exit_codes_valid(codes)) {
+				fprintf(stderr, "schedfuzz: --exit-ok takes exit statuses 1..255 separated "
+						"by commas, not '%s'\n", codes);
+				return SETUP;
+			}
+			setenv("SCHEDFUZZ_EXIT_OK", codes, 1);
+		} else if (!strcmp(a, "--no-spurious")) {
+			setenv("SCHEDFUZZ_SPURIOUS", "0", 1);
 		} else if (!strcmp(a, "--keep-going")) {
 			setenv("SCHEDFUZZ_KEEP_GOING", "1", 1);
 		} else if (!strcmp(a, "--print-schedule")) {
@@ -142,6 +176,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (mkdir(out, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "schedfuzz: cannot create %s: %s\n", out, strerror(errno));
+		return SETUP;
+	}
+	/* Found now, not after a long search: a failure that cannot be saved
+	 * would be lost with its report. */
+	if (!program_dir_writable(out)) {
+		fprintf(stderr, "schedfuzz: cannot write in %s: %s\n", out, strerror(errno));
 		return SETUP;
 	}
 	setenv("SCHEDFUZZ_OUT", out, 1);
@@ -197,11 +237,7 @@ static int cmd_genome(int argc, char **argv)
 			spec_text = argv[i = program_option_value(argc, argv, i)];
 		} else if (!strcmp(argv[i], "--seed")) {
 			i = program_option_value(argc, argv, i);
-			if (!program_numeric(argv[i])) {
-				fprintf(stderr, "schedfuzz: --seed takes a number, not '%s'\n", argv[i]);
-				return SETUP;
-			}
-			seed = strtoull(argv[i], NULL, 0);
+			seed = program_number("--seed", argv[i], 0, UINT64_MAX);
 		} else if (!strcmp(argv[i], "-o")) {
 			out = argv[i = program_option_value(argc, argv, i)];
 		} else {
@@ -253,6 +289,10 @@ int main(int argc, char **argv)
 		return cmd_cov(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "min"))
 		return cmd_min(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "--version")) {
+		printf("schedfuzz %s\n", SCHEDFUZZ_VERSION);
+		return OK;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return OK;

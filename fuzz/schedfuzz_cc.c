@@ -34,6 +34,10 @@
  *   undefined  UBSan, in either mode; beside the TSan instrumentation its
  *              standalone runtime is linked, since TSan's (which would hold
  *              it) is not;
+ *   leak       LeakSanitizer: the ASan mode, whose runtime holds it (LSan's
+ *              standalone runtime cannot be linked beside ours: both
+ *              define pthread_create); leaks are reported the same way,
+ *              and ASan's memory errors too;
  *   memory     rejected: MemorySanitizer needs its own thread interceptors
  *              and every library instrumented.
  *
@@ -153,7 +157,7 @@ static bool is_afl_driver(const char *arg)
 
 /* Sanitizers named on the command line, merged over every -fsanitize=. */
 struct sanitizers {
-	bool fuzzer, fuzzer_no_link, address, memory, undefined, other;
+	bool fuzzer, fuzzer_no_link, address, leak, memory, undefined, other;
 };
 
 /* UBSan's checks, as -fsanitize= names them one by one or in groups. */
@@ -188,6 +192,8 @@ static void scan_sanitizers(const char *list, struct sanitizers *s)
 			s->address = true;
 		else if (!strcmp(tok, "memory"))
 			s->memory = true;
+		else if (!strcmp(tok, "leak"))
+			s->leak = true;
 		else if (is_ubsan_check(tok))
 			s->undefined = true;
 		else if (strcmp(tok, "thread") != 0)
@@ -254,12 +260,45 @@ static bool link_afl_runtime(struct cmd *c)
 	return true;
 }
 
+/* The wrapper's own options: clang's --help and --version pass through
+ * (build systems ask the compiler for them), so ours have names of their own. */
+static bool own_option(const char *a, const char *self, const char *compiler)
+{
+	if (!strcmp(a, "--schedfuzz-version")) {
+		printf("%s (schedfuzz %s), compiling with %s\n", self, SCHEDFUZZ_VERSION, compiler);
+		return true;
+	}
+	if (!strcmp(a, "--schedfuzz-help")) {
+		printf("usage: %s [clang options] FILES...\n"
+		       "\n"
+		       "Builds a program for controlled scheduling: every option passes to\n"
+		       "%s, with ThreadSanitizer's instrumentation (not its runtime) and\n"
+		       "schedfuzz's runtime added. --help and --version are clang's.\n"
+		       "\n"
+		       "  -fsanitize=fuzzer          a libFuzzer harness (LLVMFuzzerTestOneInput)\n"
+		       "  -fsanitize=address         the ASan mode; undefined adds UBSan\n"
+		       "  --schedfuzz-help           this text\n"
+		       "  --schedfuzz-version        schedfuzz's version\n"
+		       "\n"
+		       "environment:\n"
+		       "  SCHEDFUZZ_ENGINE=libfuzzer|afl|standalone   the engine of a harness\n"
+		       "  SCHEDFUZZ_SANITIZER=address|undefined       a sanitizer, flags unchanged\n"
+		       "  SCHEDFUZZ_CLANG, SCHEDFUZZ_CLANGXX          the compiler to run\n"
+		       "  SCHEDFUZZ_CC_VERBOSE=1                      print the command it runs\n",
+		       self, compiler);
+		return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	bool cxx = strstr(basename(argv[0]), "++") != NULL;
 	const char *compiler = getenv(cxx ? "SCHEDFUZZ_CLANGXX" : "SCHEDFUZZ_CLANG");
 	if (!compiler || !*compiler)
 		compiler = cxx ? SCHEDFUZZ_DEFAULT_CLANGXX : SCHEDFUZZ_DEFAULT_CLANG;
+	if (argc == 2 && own_option(argv[1], basename(argv[0]), compiler))
+		return 0;
 
 	/* As a CMake compiler or linker launcher (schedfuzz_add_harness):
 	 * "--launch=ENGINE COMPILER ARGS...". The project's compiler says C
@@ -322,7 +361,7 @@ int main(int argc, char **argv)
 				"-fsanitize=address)\n");
 		return 1;
 	}
-	bool asan = san.address;
+	bool asan = san.address || san.leak;
 
 	enum { DEFAULT, LIBFUZZER, AFL, STANDALONE } engine = DEFAULT;
 	const char *engine_name = getenv("SCHEDFUZZ_ENGINE");
@@ -360,6 +399,8 @@ int main(int argc, char **argv)
 		push(&c, "-fsanitize=fuzzer");
 	if (env_san_flag && !info_only && has_input)
 		push(&c, env_san_flag);
+	if (san.leak && !san.address && !info_only && has_input)
+		push(&c, "-fsanitize=address"); /* LeakSanitizer is ASan's */
 	/* Whether libFuzzer's own coverage (its counters) is compiled in. */
 	bool libfuzzer_cov = !no_libfuzzer && (san.fuzzer || san.fuzzer_no_link || engine == LIBFUZZER);
 

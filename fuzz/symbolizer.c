@@ -48,7 +48,7 @@ struct symbolizer *symbolizer_open(const char *binary)
 	char *obj;
 	if (asprintf(&obj, "--obj=%s", binary) < 0)
 		obj = NULL;
-	char *argv[] = { tool, "--inlining=false", "--demangle", obj, NULL };
+	char *argv[] = { tool, "--inlining=true", "--demangle", obj, NULL };
 	struct symbolizer *s = calloc(1, sizeof *s);
 	int err = !s || !obj || posix_spawn(&s->pid, tool, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);

@@ -96,6 +96,7 @@ bool trace_load(const char *path, struct trace *t, char *err, size_t cap)
 			r.preempt = strchr(flags, 'p') != NULL;
 			r.waited = strchr(flags, 'b') != NULL;
 			r.timed_out = strchr(flags, 't') != NULL;
+			r.spurious = strchr(flags, 'w') != NULL;
 			unword(r.kind);
 			parse_where(&r, a, b, c, d);
 			ok = add(t, &r, &rcap);

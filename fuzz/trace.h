@@ -22,7 +22,7 @@ struct trace_rec {
 	enum trace_type type;
 	uint64_t step;
 	int tid;
-	bool preempt, waited, timed_out;
+	bool preempt, waited, timed_out, spurious;
 	char kind[24];   /* "read", "lock", ... ("running" or a wait for TR_STATE) */
 	uint32_t site;
 	uint32_t ctx[TRACE_CTX]; /* innermost first */
@@ -60,7 +60,7 @@ const struct trace_rec *trace_end_state(const struct trace *t, int tid);
 
 /* The interleaving as thread lanes, one column a thread; the last `last`
  * records (0: all). */
-void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t last);
+void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t last, int width);
 
 /* A self-contained HTML timeline; title names the input. 0, or -1 after a
  * one-line reason on stderr. */

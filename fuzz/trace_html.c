@@ -132,8 +132,9 @@ int trace_write_html(const char *path, const struct trace *t, struct names *nm,
 		if (r->type == TR_BLOCK)
 			snprintf(text, sizeof text, "waits to %s", d);
 		else
-			snprintf(text, sizeof text, "%s%s%s", r->waited ? "(after waiting) " : "",
-				 r->timed_out ? "(timed out) " : "", d);
+			snprintf(text, sizeof text, "%s%s%s%s", r->waited ? "(after waiting) " : "",
+				 r->timed_out ? "(timed out) " : "",
+				 r->spurious ? "(returned without a signal: a spurious wakeup) " : "", d);
 		fprintf(f, "<tr%s><td class=\"step\">", r->preempt ? " class=\"pre\"" : "");
 		if (r->type == TR_EVENT)
 			fprintf(f, "%llu", (unsigned long long)r->step);

@@ -1,9 +1,17 @@
 /* trace_lanes.c - the interleaving as thread lanes on a terminal: one
  * column a thread, one row an event, so that who ran when reads down the
  * page and a preemption is a jump to another column. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "trace.h"
+
+/* Lanes are never narrower than this, nor wider than the longest text needs. */
+#define LANE_MIN 16
+/* Room kept for the step column and the site at the end of a row. */
+#define ROW_ROOM (12 + 32)
 
 /* Cell text cut to width - 1 columns, padded to width. */
 static void cell(FILE *f, const char *text, int width)
@@ -23,20 +31,70 @@ static void row(FILE *f, const struct trace *t, int tid, const char *mark, const
 	fprintf(f, " %s\n", site);
 }
 
-void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t last)
+/* The terminal's width in columns for f, or 0 when f is no terminal (a file
+ * or a pipe: nothing to fit, so nothing is cut). COLUMNS, as shells set it,
+ * wins over the terminal's own size. */
+static int terminal_columns(FILE *f)
 {
-	int width = t->nthreads <= 4 ? 30 : t->nthreads <= 8 ? 22 : 16;
+	if (!isatty(fileno(f)))
+		return 0;
+	const char *env = getenv("COLUMNS");
+	if (env && atoi(env) > 0)
+		return atoi(env);
+	struct winsize ws;
+	return ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+}
+
+/* The width of a lane: what the longest cell needs (a cell's text is never
+ * cut unless the terminal is too narrow for every lane at that width). */
+static int lane_width(FILE *f, const struct trace *t, struct names *nm, size_t first, int asked)
+{
+	if (asked > 0)
+		return asked < 4 ? 4 : asked;
+	int need = LANE_MIN;
+	char d[480];
+	size_t k = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct trace_rec *r = &t->rec[i];
+		if (r->type == TR_STATE || k++ < first)
+			continue;
+		trace_describe(r, nm, d, sizeof d);
+		int len = (int)strlen(d) + 3; /* a mark ("* ", "~ ") and the pad */
+		if (len > need)
+			need = len;
+	}
+	for (int tid = 0; t->failed && tid < t->nthreads; tid++) {
+		const struct trace_rec *st = trace_end_state(t, tid);
+		if (st) {
+			trace_describe(st, nm, d, sizeof d);
+			if ((int)strlen(d) + 1 > need)
+				need = (int)strlen(d) + 1;
+		}
+	}
+	int cols = terminal_columns(f);
+	if (cols > 0 && t->nthreads > 0) {
+		int fit = (cols - ROW_ROOM) / t->nthreads - 2;
+		if (fit < need)
+			need = fit < LANE_MIN ? LANE_MIN : fit;
+	}
+	return need;
+}
+
+void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t last, int width)
+{
 	size_t nev = 0;
 	for (size_t i = 0; i < t->n; i++)
 		nev += t->rec[i].type != TR_STATE;
 	size_t first = last && nev > last ? nev - last : 0;
+	width = lane_width(f, t, nm, first, width);
 
 	fprintf(f, "==schedfuzz== interleaving in thread lanes: ");
 	if (first)
 		fprintf(f, "the last %zu of %zu events", nev - first, nev);
 	else
 		fprintf(f, "all %zu events", nev);
-	fprintf(f, " (> preemption, ~ the thread must wait, * it waited first, ! timed out)\n");
+	fprintf(f, " (> preemption, ~ the thread must wait, * it waited first, ! timed out,\n"
+		   "   ? returned without a signal: a spurious wakeup, which POSIX allows)\n");
 	fprintf(f, "%2s %7s |", "", "step");
 	for (int i = 0; i < t->nthreads; i++) {
 		char h[16];
@@ -59,7 +117,8 @@ void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t 
 			row(f, t, r->tid, "", "", text, site, width);
 			continue;
 		}
-		snprintf(text, sizeof text, "%s%s%s", r->waited ? "* " : "", r->timed_out ? "! " : "", d);
+		snprintf(text, sizeof text, "%s%s%s%s", r->waited ? "* " : "", r->timed_out ? "! " : "",
+			 r->spurious ? "? " : "", d);
 		snprintf(step, sizeof step, "%llu", (unsigned long long)r->step);
 		row(f, t, r->tid, r->preempt ? ">" : "", step, text, site, width);
 	}

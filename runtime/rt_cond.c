@@ -56,8 +56,16 @@ int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
 	rt_changed();
 
 	int r = 0;
-	if (rt_choose(STRAT_CHOOSE_SPURIOUS, 2)) {
+	/* Off (SF_FLAG_NO_SPURIOUS): the strategy is not even asked, so the
+	 * setting is part of the input and its replay. */
+	if (!(rt.plan.flags & SF_FLAG_NO_SPURIOUS) && rt_choose(STRAT_CHOOSE_SPURIOUS, 2)) {
 		rt_point(self, EV_COND_WAIT, co->addr, co, 0, site);
+		struct rt_event *e = &rt.trace[rt.step & (RT_TRACE_SIZE - 1)];
+		if (e->tid == self->tid && e->kind == EV_COND_WAIT) /* recorded: reports name it */
+			e->flags |= RT_EVF_SPURIOUS;
+		if (RT_UNLIKELY(rt.trace_on))
+			rt_trace_mark_spurious();
+		rt.spurious++;
 	} else {
 		rt_search_touch_if(self, co, SX_WAIT); /* a signal from now on wakes it */
 		self->wait = W_COND;

@@ -32,6 +32,10 @@
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
+ *   SCHEDFUZZ_SPURIOUS=0   condition waits never return without a signal; the
+ *                          explorer writes it into its genomes (flag
+ *                          nospurious), so that their replay needs no setting
+ *   SCHEDFUZZ_EXIT_OK=L    exit statuses (comma-separated) that are no failure
  *   SCHEDFUZZ_SEARCH=S     explore systematically instead (rt_search_explore.c):
  *                          dfs, icb[:c=N], dpor or dpor+hapset, RUNS the budget
  *
@@ -74,8 +78,7 @@ extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 extern int LLVMFuzzerRunDriver(int *argc, char ***argv,
 			       int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
-/* Where the explorer keeps its last quiet child's output (-1: nowhere). */
-static int kept_output = -1;
+int rt_kept_output = -1;
 
 uint64_t rt_env_u64(const char *name, uint64_t dflt)
 {
@@ -151,6 +154,8 @@ void rt_init(void)
 	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = rt_env_str("SCHEDFUZZ_INPUT");
 	rt.cfg.trace_path = rt_env_str("SCHEDFUZZ_TRACE");
+	rt_exit_ok_init();
+	rt.cfg.no_spurious = rt_env_u64("SCHEDFUZZ_SPURIOUS", 1) == 0;
 	const char *spec = rt_env_str("SCHEDFUZZ_STRATEGY");
 	if (spec) {
 		char err[256];
@@ -171,6 +176,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return __real_LLVMFuzzerTestOneInput(data, size);
 	struct sf_plan plan;
 	size_t g = sf_genome_decode(data, size, &plan);
+	rt_artifact_input(data, size);
 	rt_exec_begin(data, g, true);
 	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
 	rt_openmp_iteration_end(); /* libomp's pooled workers end too */
@@ -191,7 +197,10 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	rt_exec_begin(input, size, false);
 	int r = __real_main(argc, argv, envp);
 	if (r != 0)
+		rt.result->exit_code = r; /* the program's, not a setup error */
+	if (r != 0 && !rt_exit_ok(r)) {
 		rt_fail(F_EXIT, NULL, "main() returned %d", r);
+	}
 	/* The threads main() did not join may run until the process ends. */
 	rt_exit_point(rt_self, NULL);
 	return r;
@@ -221,6 +230,8 @@ static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t 
 	else if (index % 2 == 1)
 		sf_plan_generate(&portfolio[index / 2 % (sizeof portfolio / sizeof portfolio[0])], est,
 				 seed, &p);
+	if (rt.cfg.no_spurious)
+		p.flags |= SF_FLAG_NO_SPURIOUS;
 	sf_genome_encode(&p, NULL, 0, out, SF_GENOME_HEADER);
 }
 
@@ -255,7 +266,7 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	struct rt_child c = { 0 };
 	rt_memset(shared, 0, sizeof *shared);
 	if (quiet_fd >= 0) { /* only this child's output is kept */
-		kept_output = quiet_fd;
+		rt_kept_output = quiet_fd;
 		ftruncate(quiet_fd, 0);
 		lseek(quiet_fd, 0, SEEK_SET);
 	}
@@ -283,33 +294,59 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR)
 		;
 	c.timed_out = WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGALRM;
-	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP;
+	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP &&
+			(shared->exit_code & 0xff) != RT_EXIT_SETUP;
 	c.failed = !(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
 	return c;
 }
 
-const char *rt_describe_child(const struct rt_child *c, const struct rt_result *r)
+static int write_input(const char *dir, const char *prefix, const uint8_t *input, size_t size,
+		       char *path, size_t cap)
 {
-	if (c->timed_out)
-		return "timeout (blocked outside the runtime's control?)";
-	if (r->fail != F_NONE && r->fail < F_COUNT)
-		return rt_fail_names[r->fail];
-	if (WIFSIGNALED(c->status))
-		return strsignal(WTERMSIG(c->status));
-	return "nonzero exit";
+	mkdir(dir, 0777);
+	snprintf(path, cap, "%s/%s-%016" PRIx64, dir, prefix, cov_hash64(input, size, 0));
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(input, 1, size, f) == size;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok)
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
+	return ok ? 0 : -1;
+}
+
+/* The input on stderr, in base64, for when no file could hold it. */
+static void print_base64(const uint8_t *in, size_t size)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	fprintf(stderr, "schedfuzz: the input, in base64 (base64 -d > crash, then schedfuzz "
+			"replay crash -- PROG):\n");
+	for (size_t i = 0; i < size; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < size ? (uint32_t)in[i + 1] << 8 : 0) |
+			     (i + 2 < size ? in[i + 2] : 0);
+		char out[4] = { digits[v >> 18 & 63], digits[v >> 12 & 63],
+				i + 1 < size ? digits[v >> 6 & 63] : '=',
+				i + 2 < size ? digits[v & 63] : '=' };
+		fwrite(out, 1, 4, stderr);
+		if ((i / 3 + 1) % 19 == 0 || i + 3 >= size)
+			fputc('\n', stderr);
+	}
 }
 
 int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size, char *path,
 		  size_t cap)
 {
-	mkdir(dir, 0777);
-	snprintf(path, cap, "%s/%s-%016" PRIx64, dir, prefix, cov_hash64(input, size, 0));
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(input, 1, size, f) != size || fclose(f) != 0) {
-		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
+	if (write_input(dir, prefix, input, size, path, cap) == 0)
+		return 0;
+	/* The output directory was checked at the start; if it fails now
+	 * (full, removed), the finding must not be lost with it. */
+	const char *tmp = getenv("TMPDIR");
+	if (write_input(tmp && *tmp ? tmp : "/tmp", prefix, input, size, path, cap) == 0) {
+		fprintf(stderr, "schedfuzz: saved it to %s instead\n", path);
+		return 0;
 	}
-	return 0;
+	print_base64(input, size);
+	return -1;
 }
 
 /* Replay a failing input in a fresh child, output visible, and say whether
@@ -345,9 +382,9 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 				"(time, randomness, uncontrolled threads)\n");
 	bool same = again.failed && shared->fail == first->fail &&
 		    (shared->fingerprint == first->fingerprint || first->out_of_time);
-	if (!same && kept_output >= 0) {
+	if (!same && rt_kept_output >= 0) {
 		fprintf(stderr, "schedfuzz: the first run said:\n");
-		rt_show_child_output(kept_output);
+		rt_show_child_output(rt_kept_output);
 	}
 	if (first->async || shared->async)
 		rt_watchdog_note(first->async ? first : shared, 1, 1);
@@ -355,9 +392,17 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 
 void rt_show_child_output(int quiet_fd)
 {
+	/* Its end: the report comes last, after whatever the program said. */
+	enum { SHOWN = 64 << 10 };
+	off_t end = quiet_fd >= 0 ? lseek(quiet_fd, 0, SEEK_END) : 0, at = 0;
+	if (end > SHOWN) {
+		at = end - SHOWN;
+		fprintf(stderr, "schedfuzz: (its last %d KiB of %lld)\n", SHOWN >> 10,
+			(long long)end);
+	}
 	char buf[4096];
-	ssize_t n = quiet_fd >= 0 ? pread(quiet_fd, buf, sizeof buf, 0) : 0;
-	if (n > 0)
+	ssize_t n;
+	for (; quiet_fd >= 0 && (n = pread(quiet_fd, buf, sizeof buf, at)) > 0; at += n)
 		(void)!write(2, buf, (size_t)n);
 }
 
@@ -369,13 +414,26 @@ int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs, con
 	char path[4096];
 	fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", index, runs,
 		rt_describe_child(c, &first));
-	if (rt_save_input(out, "crash", input, size, path, sizeof path) != 0)
+	if (rt_save_input(out, "crash", input, size, path, sizeof path) != 0) {
+		/* No file: the first run's report is shown, with the input. */
+		if (rt_kept_output >= 0) {
+			fprintf(stderr, "schedfuzz: the failing run said:\n");
+			rt_show_child_output(rt_kept_output);
+		}
 		return -1;
+	}
 	fprintf(stderr, "schedfuzz: input saved to %s\n", path);
+	int independent = rt_findings_probe(&first, c, input, size, path, argc, argv, envp, shared,
+					    timeout);
 	rt_replay_check(input, size, path, &first, argc, argv, envp, shared, timeout);
+	if (independent == 2) { /* its path is printed if nothing else is found */
+		fprintf(stderr, "schedfuzz: searching on past this leak: in another schedule, a "
+				"leak of other size or any other failure is a finding\n");
+		return 2;
+	}
 	printf("%s\n", path);
 	fflush(stdout);
-	return 0;
+	return independent;
 }
 
 static int explore(uint64_t runs, int argc, char **argv, char **envp)
@@ -396,9 +454,10 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		return RT_EXIT_SETUP;
 	}
 
+	rt_findings_warm_symbolizer();
 	/* What executions showed so far; it shapes the next plans only. */
 	struct sf_estimates est = { 0 };
-	uint64_t failures = 0;
+	uint64_t failures = 0, independent = 0;
 	struct rt_async_tally async = { 0 };
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
@@ -422,34 +481,49 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
 		rt_async_count(&async, shared);
-		if (!c.failed)
+		enum rt_judgement j = rt_findings_judge(&c, shared);
+		if (j == RT_PASS)
 			continue;
+		if (j == RT_KNOWN) { /* only under --keep-going: the others stopped */
+			independent++;
+			continue;
+		}
 
-		failures++;
 		struct rt_result first = *shared;
 		uint32_t kind = first.fail < F_COUNT ? first.fail : F_COUNT;
-		if (keep_going && saved_kind[kind])
+		if (keep_going && saved_kind[kind]) {
+			failures++;
 			continue; /* one saved input per kind of failure */
+		}
 		saved_kind[kind] = true;
-		if (rt_keep_failure(&c, i + 1, runs, out, genome, sizeof genome, argc, argv, envp, shared,
-				    timeout) != 0)
+		int k = rt_keep_failure(&c, i + 1, runs, out, genome, sizeof genome, argc, argv, envp,
+					shared, timeout);
+		if (k < 0)
 			return RT_EXIT_SETUP;
+		if (k == 2) {
+			saved_kind[kind] = false; /* another leak is still a finding */
+			independent++;
+			continue;
+		}
+		if (k == 1)
+			independent++;
+		else
+			failures++;
 		if (!keep_going)
 			return 1;
 	}
 	rt_async_say(&async, runs);
 	if (keep_going) {
 		/* What a paper's bound needs: n, and k (events or lock acquisitions). */
-		printf("failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
-		printf("threads: %" PRIu32 "\n", max_threads);
-		printf("events: %" PRIu64 "\n", est.events);
-		printf("lock_events: %" PRIu64 "\n", est.locks);
+		fprintf(stderr, "failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
+		fprintf(stderr, "threads: %" PRIu32 "\n", max_threads);
+		fprintf(stderr, "events: %" PRIu64 "\n", est.events);
+		fprintf(stderr, "lock_events: %" PRIu64 "\n", est.locks);
+		rt_findings_summary(runs, seed0, failures, keep_going, true);
 		fflush(stdout);
-		return failures ? 1 : 0;
+		return failures || independent ? 1 : 0;
 	}
-	fprintf(stderr, "schedfuzz: no failure in %" PRIu64 " schedules (seed %" PRIu64 ")\n", runs,
-		seed0);
-	return 0;
+	return rt_findings_summary(runs, seed0, failures, keep_going, true) ? 1 : 0;
 }
 
 RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)

@@ -33,6 +33,7 @@ void rt_heap_track(bool on)
 	heap.on = on;
 	heap.n = 0;
 	rt_heap_freed_reset(); /* called as every execution starts */
+	rt_heap_log_reset();
 }
 
 /* Index of the first block with lo > addr. */

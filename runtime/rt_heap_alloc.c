@@ -30,6 +30,11 @@ extern void *__libc_memalign(size_t, size_t);
 extern void *__libc_valloc(size_t);
 extern void *__libc_pvalloc(size_t);
 
+int rt_heap_sanitizer_tid(void)
+{
+	return -1; /* no sanitizer numbers threads beside us */
+}
+
 void rt_heap_install_hooks(void)
 {
 	/* The allocator is ours: nothing to hook. */
@@ -44,8 +49,10 @@ static inline bool controlled(void)
 /* Every allocation returns through here: p is no longer a freed block. */
 static inline void *reused(void *p)
 {
-	if (controlled())
+	if (controlled()) {
 		rt_heap_freed_reused(p);
+		rt_heap_log_alloc(p);
+	}
 	return p;
 }
 
@@ -74,6 +81,7 @@ RT_EXPORT void free(void *p)
 	int first = -1;
 	if (p && controlled()) {
 		first = rt_heap_freed_remember(p, rt_self->tid);
+		rt_heap_log_free(p, RT_CALLER());
 		if (rt_heap_tracking())
 			rt_heap_forget(p);
 		if (first < 0) /* whoever allocates it next owns it afresh */
@@ -98,9 +106,13 @@ RT_EXPORT void *realloc(void *old, size_t size)
 	int first = old ? freed_before(old) : -1;
 	if (RT_UNLIKELY(first >= 0))
 		rt_heap_double_free("realloc", first);
-	if (old && controlled())
+	if (old && controlled()) {
 		rt_own_forget((uintptr_t)old, malloc_usable_size(old));
+		rt_heap_log_free(old, RT_CALLER()); /* moved or not: logged again below */
+	}
 	void *p = reused(__libc_realloc(old, size));
+	if (old && !p && size && controlled())
+		rt_heap_log_alloc(old); /* it failed: the old block lives on */
 	if (old && p != old && (p || size == 0) && controlled())
 		rt_heap_freed_remember(old, rt_self->tid);
 	if (rt_heap_tracking()) {

@@ -7,6 +7,7 @@
  * runs: the stack's frame 0 is inside ASan's malloc, frame 1 the caller,
  * the same return address the default mode records as the site. */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "rt_internal.h"
 #include "rt_own.h"
@@ -38,6 +39,22 @@ static void on_free(const volatile void *p)
 	 * not own (a double free) is left to its report. */
 	if (p && rt_self && rt.active && __sanitizer_get_ownership(p))
 		rt_own_forget((uintptr_t)p, __sanitizer_get_allocated_size(p));
+}
+
+int rt_heap_sanitizer_tid(void)
+{
+	/* ASan tells which of its threads allocated a block, and nothing
+	 * else tells a thread its ASan number: allocate one byte and ask.
+	 * Uncontrolled meanwhile, so the block is no event of ours. */
+	struct rt_thread *self = rt_self;
+	rt_self = NULL;
+	void *p = malloc(1);
+	int tid = -1;
+	if (p)
+		__asan_get_alloc_stack(p, NULL, 0, &tid);
+	free(p);
+	rt_self = self;
+	return tid;
 }
 
 void rt_heap_install_hooks(void)

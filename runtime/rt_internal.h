@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,6 +100,7 @@ struct rt_event {
 #define RT_EVF_SWITCH 2   /* a different thread than the previous event's */
 #define RT_EVF_TIMEOUT 4  /* the operation completed by timing out */
 #define RT_EVF_WAITED 8   /* the thread had to wait before it could complete (traces only) */
+#define RT_EVF_SPURIOUS 16 /* a condition wait that returned without a signal */
 
 /* ---- sync objects ------------------------------------------------------ */
 
@@ -208,6 +210,7 @@ struct rt_thread {
 	uint64_t hold_until;
 	uint32_t holds;
 	pid_t ktid;       /* the kernel's id of the real thread, for signals */
+	int asan_tid;     /* its number in ASan's reports, -1 without ASan */
 
 	bool waited;      /* blocked since its last event (traces only) */
 	const void *site; /* last site this thread reached */
@@ -243,6 +246,7 @@ enum rt_fail_kind {
 	F_MISUSE,
 	F_SANITIZER, /* ASan's or UBSan's report */
 	F_STACK_OVERFLOW, /* a controlled thread ran past the end of its stack */
+	F_LEAK, /* LeakSanitizer's report at exit */
 	F_COUNT
 };
 extern const char *const rt_fail_names[F_COUNT];
@@ -263,6 +267,10 @@ struct rt_result {
 	uint32_t async;
 	uint32_t async_tid;       /* the first one's thread */
 	uintptr_t async_site;     /* ... and where it was (an address in this binary) */
+	/* The report's message (a sanitizer's summary, an assertion, an
+	 * exit): what tells two failures of one kind apart (rt_findings.c). */
+	char detail[256];
+	int32_t exit_code;        /* the status the program exited with (0: none yet) */
 };
 
 struct rt_config {
@@ -281,6 +289,7 @@ struct rt_config {
 	unsigned hapset_context; /* call sites in a HaPSet statement (c) */
 	const char *cov_dump;    /* SCHEDFUZZ_COV_DUMP: append features here */
 	const char *trace_path;  /* SCHEDFUZZ_TRACE: write the whole interleaving here */
+	bool no_spurious;        /* SCHEDFUZZ_SPURIOUS=0: whatever the genome says */
 };
 
 struct rt_state {
@@ -354,6 +363,7 @@ struct rt_state {
 	 * rt_openmp.c), whose sizes depend on the machine, not the schedule. */
 	uintptr_t quiet_code_lo, quiet_code_size;
 	int cpu;            /* CPU the execution is pinned to, -1 if none */
+	uint32_t spurious;  /* spurious wakeups injected in this execution */
 };
 
 extern struct rt_state rt RT_HIDDEN;
@@ -667,6 +677,8 @@ RT_HIDDEN void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 RT_HIDDEN void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj,
 			      const void *site);
 /* The failure, before the execution's result is published. */
+/* The event just traced was a spurious wakeup (flag w). */
+RT_HIDDEN void rt_trace_mark_spurious(void);
 RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg);
 /* The execution ended (either way): write the trace. */
 RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
@@ -689,6 +701,16 @@ RT_HIDDEN bool rt_watchdog_expired(void);
 RT_HIDDEN uint64_t rt_watchdog_deadline_ms(void);
 /* Is this return address (or pc + 1) in the runtime's own code? */
 RT_HIDDEN bool rt_in_runtime_code(const void *pc);
+/* rt_artifact.c: the engine's input of this execution (libFuzzer's bytes),
+ * and the file the engine saves it to when it fails; false if unknown. */
+RT_HIDDEN void rt_artifact_input(const uint8_t *data, size_t size);
+RT_HIDDEN bool rt_artifact_path(char *out, size_t cap);
+RT_HIDDEN void rt_sha1_hex(const uint8_t *data, size_t size, char out[41]);
+/* rt_caller.c: backtrace(3) of the calling thread, uncontrolled meanwhile;
+ * and the program's innermost frame outside the runtime (NULL if none),
+ * with *entry the runtime's entry point it called (NULL if unknown). */
+RT_HIDDEN int rt_backtrace(void **frames, int n);
+RT_HIDDEN const void *rt_program_caller(const char **entry);
 /* What the deadline was taken from, for reports ("SCHEDFUZZ_TIMEOUT=30"). */
 RT_HIDDEN const char *rt_watchdog_deadline_source(void);
 /* Say that schedules of this run (first: the first of them) were
@@ -729,6 +751,23 @@ RT_HIDDEN void rt_heap_remember(const void *p, size_t size, const void *site);
 RT_HIDDEN void rt_heap_forget(const void *p);
 /* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
 RT_HIDDEN void rt_heap_install_hooks(void);
+/* rt_heap_log.c (default mode): controlled threads' allocations and frees
+ * this execution, for reports only. A freed block: */
+struct rt_freed {
+	uintptr_t start, size;
+	uint64_t step;    /* freed after this step */
+	const void *site; /* by this call */
+	int tid;          /* of this thread */
+};
+RT_HIDDEN void rt_heap_log_reset(void);
+RT_HIDDEN void rt_heap_log_alloc(const void *p);
+RT_HIDDEN void rt_heap_log_free(const void *p, const void *site);
+/* Was addr, at event step, in a block freed (and not allocated again)? */
+RT_HIDDEN bool rt_heap_log_freed(uintptr_t addr, uint64_t step, struct rt_freed *out);
+/* The frees made right after event step (at most max). */
+RT_HIDDEN int rt_heap_log_frees_after(uint64_t step, struct rt_freed *out, int max);
+/* The calling thread's number in ASan's reports (its "T353"), -1 without ASan. */
+RT_HIDDEN int rt_heap_sanitizer_tid(void);
 /* rt_heap_freed.c, for rt_heap_alloc.c: the blocks controlled threads
  * freed in this execution. A new execution forgets them all; an
  * allocation that returns p forgets p. */
@@ -819,6 +858,29 @@ struct rt_child {
 	int status;
 	bool failed, timed_out, setup_error;
 };
+/* rt_findings.c: what the explorers say about a failure, and which
+ * failures they pass over (--exit-ok, a leak every schedule shows). */
+RT_HIDDEN bool rt_exit_ok(int status);
+RT_HIDDEN void rt_exit_ok_init(void);
+struct rt_child;
+/* RT_PASS: no failure, or one passed over (it clears c->failed); RT_KNOWN:
+ * one shown schedule-independent before; RT_NEW: to be kept. */
+enum rt_judgement { RT_PASS, RT_KNOWN, RT_NEW };
+RT_HIDDEN enum rt_judgement rt_findings_judge(struct rt_child *c, const struct rt_result *r);
+/* After the "failed:" line: run the input under other schedules. 0: the
+ * failure depends on the interleaving (or nothing can tell); 1: it does
+ * not; 2: it does not and is a leak the search goes on past. */
+RT_HIDDEN int rt_findings_probe(const struct rt_result *first, const struct rt_child *c,
+				const uint8_t *input, size_t size, const char *path, int argc,
+				char **argv, char **envp, struct rt_result *shared,
+				unsigned timeout);
+/* The end of a search without a failure that stopped it: what was passed
+ * over. True when it reported a failure (a leak passed over). */
+RT_HIDDEN bool rt_findings_summary(uint64_t runs, uint64_t seed, uint64_t failures,
+				   bool keep_going, bool say_none);
+RT_HIDDEN void rt_findings_warm_symbolizer(void);
+/* Where the explorer keeps its last quiet child's output (-1: nowhere). */
+extern int rt_kept_output RT_HIDDEN;
 RT_HIDDEN struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char **argv,
 				       char **envp, struct rt_result *shared, int quiet_fd,
 				       unsigned timeout);
@@ -829,7 +891,8 @@ RT_HIDDEN int rt_save_input(const char *dir, const char *prefix, const uint8_t *
 /* What a child that could not run printed (kept in quiet_fd). */
 RT_HIDDEN void rt_show_child_output(int quiet_fd);
 /* The child just run failed: say which schedule (index of runs) and how,
- * save its input in out, replay it and print its path. -1 if unsaved. */
+ * save its input in out, replay it and print its path. -1 if unsaved,
+ * else what rt_findings_probe said. */
 RT_HIDDEN int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs,
 			      const char *out, const uint8_t *input, size_t size, int argc,
 			      char **argv, char **envp, struct rt_result *shared, unsigned timeout);
@@ -850,5 +913,10 @@ extern char **rt_main_argv RT_HIDDEN;
 /* Publish how the execution ended (and write SCHEDFUZZ_RECORD). */
 RT_HIDDEN void rt_result_publish(enum rt_fail_kind fail);
 RT_HIDDEN void rt_record_write(void);
+RT_HIDDEN void rt_record_open(void);
+/* rt_outfile.c: a file written at the end, opened now (*fd, -1 until then;
+ * 0 or -errno, after a one-line reason); and a stream that rewrites it. */
+RT_HIDDEN int rt_outfile_open(const char *path, int *fd);
+RT_HIDDEN FILE *rt_outfile_rewrite(const char *path, int *fd, const char *mode);
 
 #endif

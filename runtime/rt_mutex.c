@@ -76,8 +76,11 @@ static int release(struct rt_thread *self, struct rt_obj *o, const void *site)
 		if (!o->mutex.owner)
 			rt_fail(F_MISUSE, site, "unlock of an unlocked %s %s#%u",
 				rt_otype_names[o->type], o->type == O_SPIN ? "S" : "M", o->id);
-		/* glibc lets any thread unlock a normal mutex: so do we. */
-		rt_held_drop(o->mutex.owner, o);
+		/* glibc lets it pass, POSIX leaves it undefined, and the
+		 * owner goes on as if it still held the lock. */
+		rt_fail(F_MISUSE, site, "unlock of %s %s#%u by T%d, which does not hold it (T%d does)",
+			rt_otype_names[o->type], o->type == O_SPIN ? "S" : "M", o->id, self->tid,
+			o->mutex.owner->tid);
 	} else {
 		rt_held_drop(self, o);
 		if (--o->mutex.count > 0)

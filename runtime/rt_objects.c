@@ -78,8 +78,22 @@ struct rt_obj *rt_obj_find(const void *addr)
 	return NULL;
 }
 
+/* A sync object at an address no object can have: the program passed NULL
+ * (or a pointer into the first page, a NULL struct's member). glibc would
+ * crash inside its own code; this is reported at the program's call. */
+static void check_address(const void *addr, enum rt_otype type)
+{
+	if ((uintptr_t)addr >= 4096)
+		return;
+	const char *entry;
+	const void *site = rt_program_caller(&entry);
+	rt_fail(F_MISUSE, site, "%s on a NULL %s (address %p)", entry ? entry : "a call",
+		rt_otype_names[type], addr);
+}
+
 struct rt_obj *rt_obj_get(const void *addr, enum rt_otype type)
 {
+	check_address(addr, type);
 	struct rt_obj *o = rt_obj_find(addr);
 	if (o) {
 		if (o->type != type) {

@@ -36,6 +36,7 @@ const char *const rt_fail_names[F_COUNT] = {
 	[F_MISUSE] = "sync misuse",
 	[F_SANITIZER] = "sanitizer report",
 	[F_STACK_OVERFLOW] = "stack overflow",
+	[F_LEAK] = "memory leak",
 };
 _Static_assert(sizeof rt_fail_names / sizeof rt_fail_names[0] == F_COUNT, "name every failure");
 
@@ -160,6 +161,16 @@ static void collect(struct symtab *st, const void *fail_site)
 	}
 	for (uint64_t s = rt.step > RT_TRACE_SIZE ? rt.step - RT_TRACE_SIZE + 1 : 1; s <= rt.step; s++)
 		sym_add(st, (uintptr_t)rt.trace[s & (RT_TRACE_SIZE - 1)].site, false);
+	/* The frees the interleaving shows, and those its accesses fell into. */
+	for (uint64_t s = first; s <= rt.step; s++) {
+		struct rt_freed f[8];
+		int n = rt_heap_log_frees_after(s, f, 8);
+		for (int i = 0; i < n; i++)
+			sym_add(st, (uintptr_t)f[i].site, false);
+		const struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
+		if (e->addr && rt_heap_log_freed(e->addr, e->step, f))
+			sym_add(st, (uintptr_t)f[0].site, false);
+	}
 }
 
 /* The thread the failure is about: the caller, or, when the watchdog
@@ -243,6 +254,23 @@ static void wait_text(struct symtab *st, const struct rt_thread *t, char *buf, s
 
 /* With calls: each live thread's call sites too (a hang, where where a
  * thread is matters more than what it did last). */
+/* ASan numbers threads its own way (one count for the whole process, so
+ * T353 under libFuzzer): say which of its numbers each of ours is. */
+static void print_sanitizer_tids(void)
+{
+	bool any = false;
+	for (int i = 0; i < rt.nthreads; i++) {
+		const struct rt_thread *t = &rt.threads[i];
+		if (t->state == T_UNUSED || t->asan_tid < 0)
+			continue;
+		fprintf(stderr, "%sT%d=T%d", any ? ", " : "==schedfuzz== ASan's names for our threads: ",
+			t->tid, t->asan_tid);
+		any = true;
+	}
+	if (any)
+		fprintf(stderr, "\n");
+}
+
 static void print_threads(struct symtab *st, bool calls)
 {
 	fprintf(stderr, "==schedfuzz== threads:\n");
@@ -318,10 +346,18 @@ static void event_text(struct symtab *st, const struct rt_event *e, char *buf, s
 	case EV_ATOMIC_LOAD:
 	case EV_ATOMIC_STORE:
 	case EV_ATOMIC_RMW:
-	case EV_ATOMIC_CAS:
+	case EV_ATOMIC_CAS: {
+		struct rt_freed f;
+		if (rt_heap_log_freed(e->addr, e->step, &f)) {
+			snprintf(buf, cap, "%s %u bytes of a block freed after step %llu by T%d at %s",
+				 name, e->size, (unsigned long long)f.step, f.tid,
+				 site_text(st, f.site));
+			return;
+		}
 		var_text(st, e->addr, v, sizeof v);
 		snprintf(buf, cap, "%s %u bytes of %s", name, e->size, v);
 		return;
+	}
 	default:
 		break;
 	}
@@ -331,6 +367,19 @@ static void event_text(struct symtab *st, const struct rt_event *e, char *buf, s
 		snprintf(buf, cap, "%s %s", name, v);
 	} else {
 		snprintf(buf, cap, "%s", name);
+	}
+}
+
+/* The frees right after event step: no events of the schedule, but what a
+ * use-after-free report needs most. */
+static void print_frees_after(struct symtab *st, uint64_t step)
+{
+	struct rt_freed f[8];
+	int n = rt_heap_log_frees_after(step, f, 8);
+	for (int i = 0; i < n; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "free of a %lu-byte block", (unsigned long)f[i].size);
+		fprintf(stderr, "    %6s  T%-3d %-44s %s\n", "", f[i].tid, what, site_text(st, f[i].site));
 	}
 }
 
@@ -347,7 +396,16 @@ static void print_trace(struct symtab *st)
 		char mark = (e->flags & RT_EVF_PREEMPT) ? '>' : (e->flags & RT_EVF_SWITCH) ? '-' : ' ';
 		fprintf(stderr, "  %c %6llu  T%-3u %-44s %s\n", mark, (unsigned long long)e->step,
 			e->tid, ev, site_text(st, e->site));
+		if (e->flags & RT_EVF_SPURIOUS)
+			fprintf(stderr, "%20s cond wait returned without a signal: a spurious wakeup, "
+					"which POSIX allows\n", "^");
+		print_frees_after(st, s);
 	}
+	if (rt.spurious)
+		fprintf(stderr, "==schedfuzz== this execution had %u spurious wakeup%s (a condition "
+				"wait that returned without a signal, which POSIX allows); "
+				"SCHEDFUZZ_SPURIOUS=0 or --no-spurious turns them off\n",
+			rt.spurious, rt.spurious == 1 ? "" : "s");
 }
 
 static void print_stuck_stack(struct symtab *st)
@@ -396,8 +454,10 @@ static void print_footer(void)
 {
 	char plan[512];
 	sf_plan_format(&rt.plan, plan, sizeof plan);
-	fprintf(stderr, "==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads)\n", plan,
-		(unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.ncreated);
+	fprintf(stderr,
+		"==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads; "
+		"schedfuzz " SCHEDFUZZ_VERSION ")\n",
+		plan, (unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.ncreated);
 	const char *prog = rt_main_argv && rt_main_argv[0] ? rt_main_argv[0] : "PROG";
 	/* A pinned strategy overrides the genome's: replay needs it too. */
 	const char *pin = rt.cfg.pinned ? getenv("SCHEDFUZZ_STRATEGY") : NULL;
@@ -407,9 +467,12 @@ static void print_footer(void)
 				"all): the clock, not the schedule, chose those moments, so this "
 				"execution may not replay exactly\n",
 			rt.result->async_tid, (unsigned long long)rt.cfg.stall_ms, rt.result->async);
+	char saved[4096];
+	const char *input = rt.cfg.input_path	    ? rt.cfg.input_path
+			    : rt_artifact_path(saved, sizeof saved) ? saved
+								    : "<saved input>";
 	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay %s -- %s\n",
-		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "",
-		rt.cfg.input_path ? rt.cfg.input_path : "<saved input>", prog);
+		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "", input, prog);
 }
 
 static void report(enum rt_fail_kind kind, const void *site, const char *msg)
@@ -442,6 +505,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 		fprintf(stderr, " at %s", site_text(&st, site));
 	fprintf(stderr, " (thread T%d)\n", reporting_thread() ? reporting_thread()->tid : -1);
 	print_threads(&st, kind == F_HANG);
+	print_sanitizer_tids();
 	print_stuck_stack(&st);
 	if (kind == F_DEADLOCK)
 		print_cycle(&st);
@@ -497,12 +561,23 @@ RT_NORETURN void rt_die(void)
 /* Every way a failure arrives ends here, once per execution: the trace,
  * the published result, the report, then the files (which a corrupt heap
  * may not let us write). */
+/* No libc: a corrupt heap or a signal may be why we are reporting. */
+static void copy_detail(char *to, const char *msg, size_t cap)
+{
+	size_t i = 0;
+	for (; msg[i] && i + 1 < cap; i++)
+		to[i] = msg[i];
+	to[i] = 0;
+}
+
 static void report_once(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	rt.reported = true; /* first: a failure while reporting must not report again */
 	rt_trace_fail(kind, site, msg);
-	if (rt.result)
+	if (rt.result) {
 		publish_counts(kind);
+		copy_detail(rt.result->detail, msg, sizeof rt.result->detail);
+	}
 	report(kind, site, msg);
 	if (rt.result)
 		write_outputs(kind);
@@ -554,8 +629,11 @@ RT_EXPORT void exit(int status)
 {
 	struct rt_thread *self = rt_self;
 	if (self && rt.active) {
-		if (status != 0)
+		if (status != 0 && rt.result)
+			rt.result->exit_code = status; /* the program's, not a setup error */
+		if (status != 0 && !rt_exit_ok(status)) {
 			rt_fail(F_EXIT, RT_CALLER(), "exit(%d)", status);
+		}
 		if (!rt.harness)
 			rt_exit_point(self, RT_CALLER());
 	}

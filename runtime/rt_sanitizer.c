@@ -18,7 +18,17 @@
  *
  * UBSan: our part follows its summary, and we abort at once, even when the
  * program was built to recover (UBSan's default): an execution that went
- * on would publish a result that no longer matches what the fuzzer sees. */
+ * on would publish a result that no longer matches what the fuzzer sees.
+ *
+ * LeakSanitizer (ASan's at exit): its check stops the world, a tracer
+ * thread of its own suspending every thread while the exiting one waits
+ * with sched_yield. Under control each of those yields would be a
+ * scheduling point that may hand the turn to a thread the tracer has
+ * suspended: the process would never end, and the leak report would be
+ * lost to a timeout. So the check runs outside the schedule: LSan asks
+ * __lsan_is_turned_off first, and there the exiting thread leaves our
+ * control for good (the others stay parked, as the end of the process
+ * finds them). Its report is a failure of kind "memory leak". */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +43,21 @@ static bool waiting_for_asan;
  * symbolizer, the guards of its own statics) is not the program's, so the
  * thread is not controlled until the report is ours. */
 static struct rt_thread *paused;
+/* The thread that runs LeakSanitizer's check, out of our control. */
+static struct rt_thread *leak_checker;
+
+/* Weak: a program that defines its own turns the check off its own way,
+ * and its leak report is then only a nonzero exit the explorer names from
+ * the output. */
+RT_EXPORT __attribute__((weak)) int __lsan_is_turned_off(void)
+{
+	if (rt_self && rt.active && !rt.reported && !leak_checker) {
+		leak_checker = rt_self;
+		rt_self = NULL;
+		rt.busy++; /* the watchdog preempts no more */
+	}
+	return 0;
+}
 
 RT_EXPORT void __asan_on_error(void)
 {
@@ -80,6 +105,15 @@ static void keep_summary(const char *text)
 RT_EXPORT void __sanitizer_report_error_summary(const char *text)
 {
 	fprintf(stderr, "%s\n", text); /* what the sanitizer's own hook does */
+	if (leak_checker && rt.active && !rt.reported) {
+		/* LSan's report has been printed whole; LSan ends the process
+		 * when this returns. */
+		keep_summary(text);
+		rt_self = leak_checker;
+		rt_report_foreign(F_LEAK, summary);
+		rt_self = NULL;
+		return;
+	}
 	bool ours = (paused || rt_self) && rt.active && !rt.reported && !waiting_for_asan;
 	if (!ours)
 		return;
@@ -88,7 +122,9 @@ RT_EXPORT void __sanitizer_report_error_summary(const char *text)
 		waiting_for_asan = true;
 		return;
 	}
-	rt_report_foreign(F_SANITIZER, summary);
+	/* A leak report under control: the program has its own
+	 * __lsan_is_turned_off. */
+	rt_report_foreign(strstr(summary, " leaked in ") ? F_LEAK : F_SANITIZER, summary);
 	rt_die();
 }
 

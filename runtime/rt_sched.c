@@ -752,6 +752,7 @@ void rt_thread_setup(struct rt_thread *t)
 {
 	own_stack(t);
 	t->ktid = gettid();
+	t->asan_tid = rt_heap_sanitizer_tid();
 	pin_here();
 	rt_altstack_setup();
 }
@@ -768,6 +769,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	t0->tid = 0;
 	t0->slot = 0;
 	t0->ktid = gettid();
+	t0->asan_tid = rt_heap_sanitizer_tid();
 	t0->state = T_LIVE;
 	atomic_store_explicit(&t0->go, 1, memory_order_relaxed);
 	t0->real = pthread_self();
@@ -810,8 +812,13 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.genome = genome;
 	rt.genome_size = genome_size;
 	sf_genome_decode(genome, genome_size, &rt.plan);
+	uint8_t no_spurious = rt.plan.flags & SF_FLAG_NO_SPURIOUS;
 	if (rt.cfg.pinned)
 		sf_spec_pin(&rt.cfg.spec, &rt.plan);
+	/* The input's own setting survives a pinned strategy. */
+	if (no_spurious || rt.cfg.no_spurious)
+		rt.plan.flags |= SF_FLAG_NO_SPURIOUS;
+	rt.spurious = 0;
 	rt.strat = strat_for_kind(rt.plan.kind);
 	if (!rt.strat_state[rt.plan.kind])
 		rt.strat_state[rt.plan.kind] = rt.strat->create();
@@ -830,6 +837,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_vars_begin();
 	rt_cov_begin();
 	rt_trace_begin();
+	rt_record_open();
 	if (rt.search)
 		rt_search_begin();
 	rt.observed = rt.cov_on || rt.trace_on || rt.search;
@@ -846,18 +854,25 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 
 /* The executed schedule as an explicit genome: the decisions that differ
  * from the default, which is all the explicit strategy needs. */
+static int record_fd = -1; /* open before the program runs (rt_outfile.c) */
+
+void rt_record_open(void)
+{
+	if (rt.cfg.record_path)
+		rt_outfile_open(rt.cfg.record_path, &record_fd);
+}
+
 void rt_record_write(void)
 {
-	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed };
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed,
+			     .flags = rt.plan.flags & SF_FLAG_NO_SPURIOUS };
 	size_t need = sf_genome_encode(&p, rt.rec, rt.nrec, NULL, 0);
 	uint8_t *buf = malloc(need);
-	FILE *f = buf ? fopen(rt.cfg.record_path, "wb") : NULL;
+	FILE *f = buf ? rt_outfile_rewrite(rt.cfg.record_path, &record_fd, "wb") : NULL;
 	if (f) {
 		sf_genome_encode(&p, rt.rec, rt.nrec, buf, need);
 		fwrite(buf, 1, need, f);
 		fclose(f);
-	} else {
-		fprintf(stderr, "schedfuzz: cannot write the schedule to %s\n", rt.cfg.record_path);
 	}
 	free(buf);
 }

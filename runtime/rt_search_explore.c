@@ -74,6 +74,8 @@ static uint8_t *encode(const struct sf_decision *d, uint32_t n, size_t *size)
 	if (n > SF_MAX_DECISIONS)
 		return NULL;
 	struct sf_plan p = { .kind = SF_KIND_EXPLICIT };
+	if (rt.cfg.no_spurious)
+		p.flags |= SF_FLAG_NO_SPURIOUS;
 	*size = sf_genome_encode(&p, d, n, NULL, 0);
 	uint8_t *buf = malloc(*size);
 	if (buf)
@@ -136,9 +138,9 @@ static int learn_corpus(struct explorer *x, struct sx_search *s, const char *dir
 static void say_bounds(int from, int to)
 {
 	for (int c = from; c <= to; c++)
-		printf("no bug reachable with \u2264 %d preemption%s at these scheduling points\n", c,
+		fprintf(stderr, "no bug reachable with \u2264 %d preemption%s at these scheduling points\n", c,
 		       c == 1 ? "" : "s");
-	fflush(stdout);
+	fflush(stderr);
 }
 
 int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **argv, char **envp)
@@ -177,6 +179,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 		return RT_EXIT_SETUP;
 	}
 	rt.search = x.log; /* the children log into it */
+	rt_findings_warm_symbolizer();
 
 	struct sx_search *s = NULL;
 	if (state && access(state, F_OK) == 0) {
@@ -200,7 +203,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	struct sx_status st;
 	sx_status(s, &st);
 	int bounds_said = st.bound_done;
-	uint64_t failures = 0, first_failure = 0, ran = 0;
+	uint64_t failures = 0, first_failure = 0, ran = 0, independent = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
 	bool warned = false, overflow = false;
 	struct rt_async_tally async = { 0 };
@@ -234,6 +237,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 			break;
 		}
 		uint64_t pairs_before = st.pairs;
+		enum rt_judgement judged = rt_findings_judge(&c, x.shared);
 		enum sx_fed fed = sx_feed(s, x.log, !c.failed);
 		sx_status(s, &st);
 		if (fed == SX_FED_OVERFLOW) {
@@ -254,23 +258,38 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 			mkdir(corpus, 0777);
 			rt_save_input(corpus, "search", genome, size, path, sizeof path);
 		}
-		if (!failures && st.bound_done > bounds_said) {
+		if (!failures && !independent && !c.failed && judged == RT_PASS &&
+		    st.bound_done > bounds_said) {
 			say_bounds(bounds_said + 1, st.bound_done);
 			bounds_said = st.bound_done;
 		}
-		if (c.failed) {
-			failures++;
-			if (!first_failure)
-				first_failure = st.schedules;
+		if (judged == RT_KNOWN) {
+			independent++;
+		} else if (c.failed) {
 			uint32_t kind = x.shared->fail < F_COUNT ? x.shared->fail : F_COUNT;
+			int k = 0;
 			if (!keep_going || !saved_kind[kind]) {
 				saved_kind[kind] = true;
-				if (rt_keep_failure(&c, st.schedules, runs, out, genome, size, argc, argv,
-						    envp, x.shared, x.timeout) != 0) {
+				k = rt_keep_failure(&c, st.schedules, runs, out, genome, size, argc, argv,
+						    envp, x.shared, x.timeout);
+				if (k < 0) {
 					free(genome);
 					status = RT_EXIT_SETUP;
 					break;
 				}
+			}
+			if (k == 2) { /* a leak in every schedule: search on past it */
+				saved_kind[kind] = false;
+				independent++;
+				free(genome);
+				continue;
+			}
+			if (k == 1) {
+				independent++;
+			} else {
+				failures++;
+				if (!first_failure)
+					first_failure = st.schedules;
 			}
 			if (!keep_going) {
 				free(genome);
@@ -281,24 +300,26 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	}
 	sx_more(s); /* closes what the last execution finished */
 	sx_status(s, &st);
-	if (!failures && st.bound_done > bounds_said)
+	if (!failures && !independent && st.bound_done > bounds_said)
 		say_bounds(bounds_said + 1, st.bound_done);
 	rt_async_say(&async, ran);
 	bool complete = st.complete && !overflow && !async.schedules;
-	if (complete && !failures && spec.mode == SX_DPOR)
-		printf("no bug reachable at these scheduling points (every interleaving, up to "
+	if (complete && !failures && !independent && spec.mode == SX_DPOR)
+		fprintf(stderr, "no bug reachable at these scheduling points (every interleaving, up to "
 		       "equivalence)\n");
-	else if (complete && !failures && spec.mode == SX_DFS)
-		printf("no bug reachable at these scheduling points (every interleaving)\n");
+	else if (complete && !failures && !independent && spec.mode == SX_DFS)
+		fprintf(stderr, "no bug reachable at these scheduling points (every interleaving)\n");
 	if (keep_going)
-		printf("failures: %" PRIu64 "\n", failures);
+		fprintf(stderr, "failures: %" PRIu64 "\n", failures);
+	bool leak_kept = rt_findings_summary(st.schedules, 0, failures + independent,
+					     keep_going, false);
 	if (first_failure)
-		printf("first_failure: %" PRIu64 "\n", first_failure);
-	printf("schedules: %" PRIu64 "\n", st.schedules);
+		fprintf(stderr, "first_failure: %" PRIu64 "\n", first_failure);
+	fprintf(stderr, "schedules: %" PRIu64 "\n", st.schedules);
 	if (spec.mode == SX_DPOR || spec.mode == SX_DPOR_HAPSET)
-		printf("redundant: %" PRIu64 "\n", st.redundant);
-	printf("complete: %s\n", complete ? "yes" : "no");
-	fflush(stdout);
+		fprintf(stderr, "redundant: %" PRIu64 "\n", st.redundant);
+	fprintf(stderr, "complete: %s\n", complete ? "yes" : "no");
+	fflush(stderr);
 	if (state && !sx_save(s, state, err, sizeof err)) {
 		fprintf(stderr, "schedfuzz: %s\n", err);
 		status = RT_EXIT_SETUP;
@@ -306,5 +327,5 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	sx_destroy(s);
 	if (status)
 		return status;
-	return failures ? 1 : 0;
+	return failures || independent || leak_kept ? 1 : 0;
 }

@@ -47,6 +47,22 @@ const void *rt_signal_pc(void *uctx)
 	return NULL;
 }
 
+/* A signal raised inside a library (abort() and raise() end in glibc's
+ * pthread_kill, a bad pointer may fault in its memcpy) is the program's
+ * doing at its call: the site is the innermost frame in the executable.
+ * Unwinding by DWARF tables, since glibc keeps no frame pointers. */
+static const void *program_site(const void *pc)
+{
+	if ((uintptr_t)pc - 1 - rt.exe_lo < rt.exe_hi - rt.exe_lo)
+		return pc;
+	void *frames[32];
+	int n = rt_interrupted_stack(pc, frames, 32);
+	for (int i = 1; i < n; i++)
+		if ((uintptr_t)frames[i] - 1 - rt.exe_lo < rt.exe_hi - rt.exe_lo)
+			return frames[i];
+	return pc;
+}
+
 static void report_signal(int sig, siginfo_t *info, void *uctx)
 {
 	struct rt_thread *self = rt_self;
@@ -58,11 +74,16 @@ static void report_signal(int sig, siginfo_t *info, void *uctx)
 		rt_report_foreign_at(F_STACK_OVERFLOW, overflow_site(self, pc), msg);
 		return;
 	}
+	struct rt_freed f;
 	if (sig == SIGABRT)
 		snprintf(msg, sizeof msg, "abort()");
+	else if (rt_heap_log_freed((uintptr_t)info->si_addr, rt.step + 1, &f))
+		snprintf(msg, sizeof msg, "%s on address %p, in a %lu-byte block T%d freed after step %llu",
+			 strsignal(sig), info->si_addr, (unsigned long)f.size, f.tid,
+			 (unsigned long long)f.step);
 	else
 		snprintf(msg, sizeof msg, "%s on address %p", strsignal(sig), info->si_addr);
-	rt_report_foreign_at(F_SIGNAL, pc, msg);
+	rt_report_foreign_at(F_SIGNAL, program_site(pc), msg);
 }
 
 static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)

@@ -189,27 +189,30 @@ static char *next_line(char **pos, char *end)
 	return s;
 }
 
-/* Fill out[] from the symbolizer's answers; false if it could not run. */
-static bool run_symbolizer(const char *tool, const char *queries, size_t qlen, const bool *is_data,
-			   struct rt_sym *out, int n)
+/* Fill out[] from the symbolizer's answers; 0, or the errno of why it
+ * could not run (a program that sandboxed itself may forbid the exec). */
+static int run_symbolizer(const char *tool, const char *queries, size_t qlen, const bool *is_data,
+			  struct rt_sym *out, int n)
 {
 	int in[2], res[2];
 	if (pipe2(in, O_CLOEXEC))
-		return false;
+		return errno;
 	if (pipe2(res, O_CLOEXEC)) {
+		int err = errno;
 		close(in[0]);
 		close(in[1]);
-		return false;
+		return err;
 	}
-	char *argv[] = { (char *)tool, "--inlining=false", "--demangle", NULL };
+	char *argv[] = { (char *)tool, "--inlining=true", "--demangle", NULL };
 	struct child c = { .tool = tool, .argv = argv, .in = in[0], .out = res[1] };
 	pid_t pid = start_child(&c);
+	int err = c.err ? c.err : errno;
 	close(in[0]);
 	close(res[1]);
 	if (pid < 0) {
 		close(in[1]);
 		close(res[0]);
-		return false;
+		return err ? err : ECHILD;
 	}
 	/* Two lines and a blank one per answer; names can be long. */
 	size_t cap = (size_t)n * 2048 + 65536;
@@ -230,9 +233,12 @@ static bool run_symbolizer(const char *tool, const char *queries, size_t qlen, c
 		while (sigtimedwait(&pipe_set, NULL, &(struct timespec){ 0, 0 }) == SIGPIPE)
 			;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	waitpid(pid, NULL, 0);
+	int status = 0;
+	waitpid(pid, &status, 0);
 	if (ans == MAP_FAILED)
-		return true;
+		return 0;
+	if (len == 0 && n > 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		return EPERM; /* killed or refused before it answered: a seccomp filter? */
 	ans[len] = 0;
 	char *pos = ans, *end = ans + len + 1;
 	for (int i = 0; i < n; i++) {
@@ -260,7 +266,7 @@ static bool run_symbolizer(const char *tool, const char *queries, size_t qlen, c
 			;
 	}
 	munmap(ans, cap);
-	return true;
+	return 0;
 }
 
 void rt_symbolize(const uintptr_t *addrs, const bool *is_data, struct rt_sym *out, int n)
@@ -289,16 +295,30 @@ void rt_symbolize(const uintptr_t *addrs, const bool *is_data, struct rt_sym *ou
 	}
 	static bool warned;
 	const char *tool = find_symbolizer();
-	if (!tool || !run_symbolizer(tool, q, len, is_data, out, n)) {
-		if (!warned)
+	int err = tool ? run_symbolizer(tool, q, len, is_data, out, n) : ENOENT;
+	if (err) {
+		if (!warned && !tool)
 			fprintf(stderr, "schedfuzz: note: llvm-symbolizer not found (set "
-					"SCHEDFUZZ_SYMBOLIZER); sites are shown without file:line\n");
+					"SCHEDFUZZ_SYMBOLIZER); sites are shown as module+offset\n");
+		else if (!warned)
+			fprintf(stderr, "schedfuzz: note: %s could not run here (%s: a program that "
+					"sandboxes itself may forbid it); sites are shown as "
+					"module+offset, and `schedfuzz replay` symbolizes its lanes "
+					"from outside the program\n",
+				tool, strerror(err));
 		warned = true;
 		for (int i = 0; i < n; i++) {
 			Dl_info info;
-			if (addrs[i] && dladdr((void *)addrs[i], &info) && info.dli_sname)
+			char path[4096];
+			uintptr_t off;
+			if (!addrs[i])
+				continue;
+			if (dladdr((void *)addrs[i], &info) && info.dli_sname)
 				snprintf(is_data[i] ? out[i].text : out[i].func, sizeof out[i].text,
 					 "%s", info.dli_sname);
+			if (!is_data[i] && module_of(addrs[i] - 1, path, sizeof path, &off))
+				snprintf(out[i].text, sizeof out[i].text, "%s+0x%lx", basename_of(path),
+					 (unsigned long)off);
 		}
 	}
 	for (int i = 0; i < n; i++)

@@ -56,11 +56,18 @@ static struct {
 	char msg[1024];
 } tr;
 
+/* The trace file, open from the first execution on (rt_outfile.c). */
+static int trace_fd = -1;
+
 void rt_trace_begin(void)
 {
 	rt.trace_on = rt.cfg.trace_path != NULL;
 	if (!rt.trace_on)
 		return;
+	if (rt_outfile_open(rt.cfg.trace_path, &trace_fd) != 0) {
+		rt.trace_on = false;
+		return;
+	}
 	if (!tr.ev) {
 		tr.ev = mmap(NULL, TRACE_CAP * sizeof *tr.ev, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -106,6 +113,12 @@ void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struc
 	if (self->timed_out)
 		t->flags |= RT_EVF_TIMEOUT;
 	self->waited = false;
+}
+
+void rt_trace_mark_spurious(void)
+{
+	if (rt.trace_on && tr.n)
+		tr.ev[(tr.n - 1) & (TRACE_CAP - 1)].flags |= RT_EVF_SPURIOUS;
 }
 
 void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)
@@ -191,9 +204,8 @@ void rt_trace_end(enum rt_fail_kind fail)
 	rt.observed = rt.cov_on;
 	struct rt_thread *self = rt_self;
 	rt_self = NULL; /* stdio's copies are not the program's accesses */
-	FILE *f = fopen(rt.cfg.trace_path, "w");
+	FILE *f = rt_outfile_rewrite(rt.cfg.trace_path, &trace_fd, "w");
 	if (!f) {
-		fprintf(stderr, "schedfuzz: cannot write the trace to %s\n", rt.cfg.trace_path);
 		rt_self = self;
 		return;
 	}
@@ -219,6 +231,8 @@ void rt_trace_end(enum rt_fail_kind fail)
 			*p++ = 'b';
 		if (t->flags & RT_EVF_TIMEOUT)
 			*p++ = 't';
+		if (t->flags & RT_EVF_SPURIOUS)
+			*p++ = 'w';
 		if (p == flags)
 			*p++ = '-';
 		*p = 0;

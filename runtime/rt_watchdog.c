@@ -95,21 +95,30 @@ static const long never_restarted[] = {
 	281 /* epoll_pwait */, 333 /* io_pgetevents */, 441 /* epoll_pwait2 */,
 };
 
-/* Is thread tid blocked in a system call that goes on after our signal
- * (a read, a futex wait), not running or waiting for a CPU? */
-static bool blocked_restartable(pid_t tid)
+/* The system call thread tid is blocked in, or -1 when it is in none
+ * (running, or waiting for a CPU). */
+static long syscall_of(pid_t tid)
 {
 	char path[64], buf[128];
 	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return -1;
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
-		return false; /* "running", or -1: not in a system call */
+		return -1; /* "running", or -1: not in a system call */
 	buf[n] = 0;
-	long nr = strtol(buf, NULL, 10);
+	return strtol(buf, NULL, 10);
+}
+
+/* Is thread tid blocked in a system call that goes on after our signal
+ * (a read, a futex wait), not running or waiting for a CPU? */
+static bool blocked_restartable(pid_t tid)
+{
+	long nr = syscall_of(tid);
+	if (nr < 0)
+		return false;
 	for (size_t i = 0; i < sizeof never_restarted / sizeof never_restarted[0]; i++)
 		if (nr == never_restarted[i])
 			return false;
@@ -162,21 +171,10 @@ static bool in_hooks(const void *pc)
 	return p >= __start_schedfuzz_hooks && p < __stop_schedfuzz_hooks;
 }
 
-/* backtrace(3), uncontrolled meanwhile: the unwinder's own pthread_once
- * is no scheduling point. */
-static int backtrace_here(void **frames, int n)
-{
-	struct rt_thread *self = rt_self;
-	rt_self = NULL;
-	int got = backtrace(frames, n);
-	rt_self = self;
-	return got;
-}
-
 int rt_interrupted_stack(const void *pc, void **frames, int max)
 {
 	void *all[48];
-	int n = backtrace_here(all, 48);
+	int n = rt_backtrace(all, 48);
 	int i = 0;
 	while (i < n && (uintptr_t)all[i] + 1 != (uintptr_t)pc)
 		i++; /* the handler's own frames, up to the interrupted one */
@@ -313,12 +311,15 @@ static void *watch(void *arg)
 				atomic_store(&wd.expired, serial);
 				__atomic_store_n(&rt.livelock_limit, 0, __ATOMIC_RELEASE);
 			} else if (running && !moved && now - flagged_at >= period * 2 &&
-				   ns >= period * 2 && now - reported_at >= period * 2) {
-				/* Out of time, and no scheduling point since: it is
-				 * stuck outside. Asked again until it answers (it
-				 * may have been in the runtime, or off the CPU), and
-				 * reported from here if it never does (it has the
-				 * signal blocked). */
+				   ns >= period * 2 && now - reported_at >= period * 2 &&
+				   (cpu >= period || syscall_of(running->ktid) >= 0)) {
+				/* Out of time, and no scheduling point since while it
+				 * computed or sat in the kernel (one that only waited
+				 * for a CPU on a busy machine will reach its next
+				 * point and report there): it is stuck outside.
+				 * Asked again until it answers (it may have been in
+				 * the runtime), and reported from here if it never
+				 * does (it has the signal blocked). */
 				ask(running, WD_REPORT, serial, step);
 				if (!reported_at)
 					reported_at = now;
@@ -361,7 +362,7 @@ static void start(void)
 	/* glibc's backtrace loads the unwinder on first use: not in the
 	 * signal handler, then. */
 	void *frame;
-	backtrace_here(&frame, 1);
+	rt_backtrace(&frame, 1);
 	pthread_t th;
 	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
 		REAL(pthread_detach)(th);

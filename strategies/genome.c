@@ -17,7 +17,9 @@
  *                0 random walk, 1 explicit, 2 pct, 3 rpro, 4 pctvb
  *   2      1     depth d = 1 + byte % 8 (priority kinds)
  *   3      1     flags: bit 0 count lock acquisitions only (RPRO's deadlock
- *                mode), bit 1 thread bounding; other bits are ignored
+ *                mode), bit 1 thread bounding, bit 2 no spurious wakeups
+ *                (every kind: a condition wait returns only when signalled,
+ *                and asks the strategy nothing); other bits are ignored
  *   4      8     seed, little endian: every random draw a strategy makes
  *                (random walk decisions; priority tie-breaks, priorities
  *                of threads 8 and up, which waiter a signal wakes)

@@ -29,7 +29,8 @@ enum sf_kind {
 /* Plan flags (byte 3). */
 #define SF_FLAG_LOCKS 0x01  /* count only lock acquisitions (RPRO's deadlock mode) */
 #define SF_FLAG_TB 0x02     /* thread bounding: change points take permutation priorities */
-#define SF_FLAGS_KNOWN (SF_FLAG_LOCKS | SF_FLAG_TB)
+#define SF_FLAG_NO_SPURIOUS 0x04 /* condition waits never return without a signal */
+#define SF_FLAGS_KNOWN (SF_FLAG_LOCKS | SF_FLAG_TB | SF_FLAG_NO_SPURIOUS)
 
 /* Variable ids (PCTVB). A global is its offset in the main executable; a
  * heap allocation site is the call site's offset with SF_VAR_HEAP set.

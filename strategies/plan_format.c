@@ -111,5 +111,7 @@ int sf_plan_format(const struct sf_plan *plan, char *buf, size_t cap)
 	case SF_KIND_COUNT:
 		break;
 	}
+	if (plan->flags & SF_FLAG_NO_SPURIOUS)
+		put(&o, " nospurious");
 	return o.len;
 }

@@ -41,7 +41,9 @@ bool sf_spec_parse(const char *text, struct sf_spec *spec, char *err, size_t err
 	}
 	if (kind < 0)
 		return fail(err, errcap,
-			    "unknown strategy '%.*s' (random, explicit, pct, rpro, pctvb)", text,
+			    "unknown strategy '%.*s' (random, explicit, pct, rpro, pctvb; "
+			    "systematic, for run only: dfs, icb, dpor, dpor+hapset)",
+			    text,
 			    (int)klen);
 	spec->kind = (enum sf_kind)kind;
 	bool prio = sf_kind_has_priorities(spec->kind);

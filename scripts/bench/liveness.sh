@@ -42,7 +42,7 @@ run_clean() {
 	timeout 7200 "$bin/schedfuzz" run --keep-going --timeout 5 -n "$runs" --seed 1 "${pin[@]}" \
 		-o "$work/out-$name" -- "$work/$name" </dev/null >"$log" 2>"$log.err" || rc=$?
 	e=$EPOCHREALTIME
-	f=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$log")
+	f=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$log.err")
 	if [ -z "$f" ]; then
 		# No summary: a setup error (a limit, an unsupported call) or cut
 		# off; every schedule counts as failed.

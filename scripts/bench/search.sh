@@ -34,7 +34,7 @@ while IFS=$'\t' read -r prog kinds _ _ _ _ input; do
 	for s in $strategies; do
 		out=$work/$prog.$s
 		timeout 1200 "$bin/schedfuzz" run --strategy "$s" -n "$budget" --keep-going \
-			-o "$work/crashes" -- "$work/$prog" >"$out" 2>/dev/null || true
+			-o "$work/crashes" -- "$work/$prog" >/dev/null 2>"$out" || true
 		first=$(sed -n 's/^first_failure: //p' "$out")
 		n=$(sed -n 's/^schedules: //p' "$out")
 		done_=$(sed -n 's/^complete: //p' "$out")

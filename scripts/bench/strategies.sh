@@ -14,7 +14,7 @@ trap 'rm -rf "$out"' EXIT
 
 # probability SPEC PROG: "p n k" over RUNS schedules.
 probability() {
-	"$sf" run -n "$runs" --seed 1 --keep-going --strategy "$1" -o "$out" -- "$2" >"$out/summary" 2>/dev/null || true
+	"$sf" run -n "$runs" --seed 1 --keep-going --strategy "$1" -o "$out" -- "$2" >/dev/null 2>"$out/summary" || true
 	local f n k
 	f=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$out/summary")
 	n=$(sed -n 's|^threads: ||p' "$out/summary")

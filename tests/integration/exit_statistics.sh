@@ -12,9 +12,9 @@ prog=$1 runs=$2 threads=$3
 rc=$?
 cat "$WORK/stderr" "$WORK/stdout"
 [ "$rc" -eq 0 ] || fail "expected no failure in $runs schedules, exit $rc"
-grep -qx "failures: 0/$runs" "$WORK/stdout" || fail "no 'failures: 0/$runs' line"
-n=$(sed -n 's/^threads: //p' "$WORK/stdout")
-k=$(sed -n 's/^events: //p' "$WORK/stdout")
+grep -qx "failures: 0/$runs" "$WORK/stderr" || fail "no 'failures: 0/$runs' line"
+n=$(sed -n 's/^threads: //p' "$WORK/stderr")
+k=$(sed -n 's/^events: //p' "$WORK/stderr")
 [ -n "$n" ] && [ -n "$k" ] || fail "no threads: or events: line"
 [ "$n" -gt 0 ] || fail "threads: 0, the executions that ended in exit() were not measured"
 [ "$k" -gt 0 ] || fail "events: 0, the executions that ended in exit() were not measured"

@@ -17,11 +17,11 @@ rate_of() {
 	local rc=$?
 	[ "$rc" -le 1 ] || { cat "$WORK/stderr"; fail "exit $rc under $1"; }
 	local f n k
-	f=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$WORK/stdout")
-	n=$(sed -n 's|^threads: ||p' "$WORK/stdout")
+	f=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$WORK/stderr")
+	n=$(sed -n 's|^threads: ||p' "$WORK/stderr")
 	case "$1" in
-	*locks*) k=$(sed -n 's|^lock_events: ||p' "$WORK/stdout") ;;
-	*) k=$(sed -n 's|^events: ||p' "$WORK/stdout") ;;
+	*locks*) k=$(sed -n 's|^lock_events: ||p' "$WORK/stderr") ;;
+	*) k=$(sed -n 's|^events: ||p' "$WORK/stderr") ;;
 	esac
 	[ -n "$f" ] && [ -n "$n" ] && [ -n "$k" ] || fail "no summary under $1"
 	echo "$f $n $k"

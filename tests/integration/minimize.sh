@@ -11,8 +11,8 @@ crash=$(ls "$WORK/out"/crash-* | head -1)
 out=$("$SCHEDFUZZ" min "$crash" -- "$prog" 2>"$WORK/min.log") || { cat "$WORK/min.log"; fail "schedfuzz min failed"; }
 [ "$out" = "$crash.min" ] && [ -f "$out" ] || fail "schedfuzz min printed '$out'"
 cat "$WORK/min.log"
-read -r p0 d0 < <(sed -n 's/.*original.*: \([0-9]*\) preemptions, \([0-9]*\) decisions.*/\1 \2/p' "$WORK/min.log")
-read -r p1 d1 < <(sed -n 's/.*minimised in.*: \([0-9]*\) preemptions, \([0-9]*\) decisions.*/\1 \2/p' "$WORK/min.log")
+read -r p0 d0 < <(sed -n 's/.*original.*: \([0-9]*\) preemptions, [0-9]* decisions (\([0-9]*\) not the default).*/\1 \2/p' "$WORK/min.log")
+read -r p1 d1 < <(sed -n 's/.*minimised in.*: \([0-9]*\) preemptions, [0-9]* decisions (\([0-9]*\) not the default).*/\1 \2/p' "$WORK/min.log")
 [ -n "$p0" ] && [ -n "$p1" ] || fail "no counts in the output"
 [ "$p1" -le "$p0" ] && [ "$d1" -le "$d0" ] || fail "minimised $p1/$d1 is not below the original $p0/$d0"
 first=$(head -1 "$WORK/min.log" | sed 's/^schedfuzz: //')

@@ -28,7 +28,7 @@ slowest=$(awk -v end="$end" '
 	END { if (prev && end - prev > max) { max = end - prev; at = n }
 		printf "%.3f s (schedule %s)", max, at }' "$WORK/stderr")
 echo "$runs schedules in $elapsed s, the slowest $slowest"
-failures=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$WORK/stdout")
+failures=$(sed -n 's|^[0-9.]* failures: \([0-9]*\)/.*|\1|p' "$WORK/stderr")
 [ -n "$failures" ] || fail "no summary (exit $rc)"
 [ "$failures" -eq 0 ] || fail "$failures of $runs schedules failed (a timeout: a spin was not preempted)"
 [ "$rc" -eq 0 ] || fail "exit $rc"

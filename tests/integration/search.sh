@@ -11,8 +11,11 @@ run() {
 	local out=$1 spec=$2 runs=$3 prog=$4
 	shift 4
 	"$SCHEDFUZZ" run --strategy "$spec" -n "$runs" -o "$WORK/crashes" "$@" -- "$prog" \
-		>"$out" 2>"$out.err"
-	echo $?
+		>"$out.paths" 2>"$out.err"
+	local rc=$?
+	# The summary is on stderr (after the reports), the saved paths on stdout.
+	cat "$out.paths" "$out.err" >"$out"
+	echo $rc
 }
 
 field() { sed -n "s/^$2: //p" "$1"; }
