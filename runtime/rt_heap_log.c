@@ -59,7 +59,12 @@ void rt_heap_log_alloc(const void *p)
 
 void rt_heap_log_free(const void *p, const void *site)
 {
-	if (p)
+	/* The program's own frees: one inside a library (dlerror's buffers
+	 * when the runtime looks up a symbol, stdio's) happens where the
+	 * library chooses, not always in the same process, and would make
+	 * two runs of one schedule print differently. */
+	uintptr_t at = (uintptr_t)site;
+	if (p && at - rt.exe_lo < rt.exe_hi - rt.exe_lo && !rt_in_runtime_code(site))
 		add(p, true, site);
 }
 
