@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,11 +79,20 @@ bool rt_exit_ok(int status)
 
 /* ---- naming ---------------------------------------------------------------------- */
 
-/* The start of what a child printed, NUL-terminated. */
+/* The end of what a child printed, NUL-terminated: a sanitizer's report
+ * is the last thing a process prints, after whatever the program wrote. */
 static const char *kept_text(void)
 {
 	static char buf[1 << 16];
-	ssize_t n = rt_kept_output >= 0 ? pread(rt_kept_output, buf, sizeof buf - 1, 0) : 0;
+	struct stat st;
+	ssize_t n = 0;
+	if (rt_kept_output >= 0 && fstat(rt_kept_output, &st) == 0) {
+		off_t from = st.st_size > (off_t)sizeof buf - 1 ? st.st_size - (off_t)sizeof buf + 1 : 0;
+		n = pread(rt_kept_output, buf, sizeof buf - 1, from);
+	}
+	for (ssize_t i = 0; i < n; i++) /* a program's binary output */
+		if (!buf[i])
+			buf[i] = '\n';
 	buf[n > 0 ? n : 0] = 0;
 	return buf;
 }

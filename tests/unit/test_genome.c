@@ -143,6 +143,26 @@ static void random_plan_round_trips(void **state)
 	assert_string_equal(text, "random seed=0x123456789abcdef");
 }
 
+/* The spurious-wakeup setting travels with the input, whatever the kind. */
+static void nospurious_flag_round_trips(void **state)
+{
+	struct sf_decision d[1] = { { 4, 1 } };
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .flags = SF_FLAG_NO_SPURIOUS };
+	uint8_t buf[SF_GENOME_HEADER + SF_DECISION_BYTES];
+	size_t n = sf_genome_encode(&p, d, 1, buf, sizeof buf);
+	assert_int_equal(buf[3], SF_FLAG_NO_SPURIOUS);
+	struct sf_plan q;
+	sf_genome_decode(buf, n, &q);
+	assert_true(q.flags & SF_FLAG_NO_SPURIOUS);
+	char text[128];
+	sf_plan_format(&q, text, sizeof text);
+	assert_string_equal(text, "explicit decisions=[4:1] nospurious");
+	struct sf_plan r = { .kind = SF_KIND_RANDOM, .seed = 1 };
+	sf_genome_encode(&r, NULL, 0, buf, sizeof buf);
+	sf_genome_decode(buf, SF_GENOME_HEADER, &q);
+	assert_false(q.flags & SF_FLAG_NO_SPURIOUS); /* on unless the input says off */
+}
+
 static void explicit_plan_round_trips_and_leaves_the_rest(void **state)
 {
 	struct sf_decision d[3] = { { 3, 1 }, { 17, 0 }, { 70000, 2 } };
@@ -359,6 +379,7 @@ int main(void)
 		cmocka_unit_test(one_byte_changes_one_parameter),
 		cmocka_unit_test(random_plan_round_trips),
 		cmocka_unit_test(explicit_plan_round_trips_and_leaves_the_rest),
+		cmocka_unit_test(nospurious_flag_round_trips),
 		cmocka_unit_test(a_short_decision_list_is_clipped),
 		cmocka_unit_test(pct_reads_and_prints),
 		cmocka_unit_test(rpro_stays_within_the_radius),
