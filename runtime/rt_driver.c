@@ -170,6 +170,8 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t g = sf_genome_decode(data, size, &plan);
 	rt_exec_begin(data, g, true);
 	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
+	if (!rt.active)
+		_exit(r); /* a child the harness forked (rt_process.c): uncontrolled */
 	/* Threads the harness leaked run to their end before the next input. */
 	struct rt_thread *self = rt_self;
 	self->wait = W_OTHERS;
@@ -186,6 +188,8 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	}
 	rt_exec_begin(input, size, false);
 	int r = __real_main(argc, argv, envp);
+	if (!rt.active)
+		return r; /* a child the program forked (rt_process.c): uncontrolled */
 	if (r != 0)
 		rt_fail(F_EXIT, NULL, "main() returned %d", r);
 	/* The threads main() did not join may run until the process ends. */

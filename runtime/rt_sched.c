@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_lifecycle.h"
 
 struct rt_state rt;
 __thread struct rt_thread *rt_self __attribute__((tls_model("initial-exec")));
@@ -75,6 +76,14 @@ const char *const rt_ev_names[EV_COUNT] = {
 	[EV_YIELD] = "yield",
 	[EV_SLEEP] = "sleep",
 	[EV_PROC_EXIT] = "process exit",
+	[EV_CANCEL] = "cancel",
+	[EV_TESTCANCEL] = "testcancel",
+	[EV_KILL] = "kill",
+	[EV_SIGNAL] = "signal",
+	[EV_SIGWAIT] = "sigwait",
+	[EV_FORK] = "fork",
+	[EV_WAITPID] = "waitpid",
+	[EV_SPAWN] = "spawn",
 };
 _Static_assert(sizeof rt_ev_names / sizeof rt_ev_names[0] == EV_COUNT, "name every event");
 
@@ -89,6 +98,8 @@ const char *const rt_wait_names[W_COUNT] = {
 	[W_JOIN] = "join",
 	[W_ONCE] = "once",
 	[W_OTHERS] = "all threads to exit",
+	[W_SIGNAL] = "signal",
+	[W_CHILD] = "child process",
 };
 _Static_assert(sizeof rt_wait_names / sizeof rt_wait_names[0] == W_COUNT, "name every wait");
 
@@ -147,6 +158,8 @@ bool rt_can_complete(const struct rt_thread *t)
 {
 	if (t->state != T_LIVE)
 		return false;
+	if (RT_UNLIKELY(t->cancel_pending) && rt_cancel_wakes(t))
+		return true;
 	switch (t->wait) {
 	case W_NONE:
 		return true;
@@ -171,6 +184,10 @@ bool rt_can_complete(const struct rt_thread *t)
 			if (&rt.threads[i] != t && rt.threads[i].state == T_LIVE)
 				return false;
 		return true;
+	case W_SIGNAL:
+		return (t->sig_pending & t->sig_waitset) != 0;
+	case W_CHILD:
+		return false; /* a timed wait: picked, it looks at the child (rt_process.c) */
 	case W_COUNT:
 		break;
 	}
@@ -228,7 +245,7 @@ static const uint8_t ev_is_idle[EV_COUNT] = {
 	[EV_READ] = 1,	      [EV_ATOMIC_LOAD] = 1,  [EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,
 	[EV_FENCE] = 1,	      [EV_YIELD] = 1,	     [EV_SLEEP] = 1,	  [EV_MUTEX_LOCK] = 1,
 	[EV_MUTEX_TRYLOCK] = 1, [EV_MUTEX_UNLOCK] = 1, [EV_RW_RDLOCK] = 1,  [EV_RW_WRLOCK] = 1,
-	[EV_RW_UNLOCK] = 1,
+	[EV_RW_UNLOCK] = 1,   [EV_TESTCANCEL] = 1,   [EV_WAITPID] = 1,
 };
 
 /* Events that retry: what a livelock is made of, unlike reads, which a
@@ -236,7 +253,7 @@ static const uint8_t ev_is_idle[EV_COUNT] = {
  * is progress after all). */
 static const uint8_t ev_is_retry[EV_COUNT] = {
 	[EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,     [EV_YIELD] = 1,
-	[EV_SLEEP] = 1,	     [EV_MUTEX_TRYLOCK] = 1,
+	[EV_SLEEP] = 1,	     [EV_MUTEX_TRYLOCK] = 1, [EV_TESTCANCEL] = 1, [EV_WAITPID] = 1,
 };
 
 static const uint8_t ev_is_memory[EV_COUNT] = {
@@ -387,8 +404,11 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 		refresh();
 	if (RT_LIKELY(only_self(self)))
 		return;
-	if (rt.ncand == 0)
-		rt_fail_deadlock();
+	while (rt.ncand == 0) { /* a timer may be what everybody waits for */
+		if (!rt_vtime_jump())
+			rt_fail_deadlock();
+		refresh();
+	}
 
 	bool self_can = rt_can_complete(self);
 	const struct strat_candidate *cand = rt.cand;
@@ -475,6 +495,8 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 {
 	if (RT_UNLIKELY(rt.reported))
 		return; /* the report is being written: nothing happens any more */
+	if (RT_UNLIKELY(self->sig_pending) && self->wait == W_NONE)
+		rt_signal_deliver(self); /* before its operation, as the kernel would */
 	if (!only_self(self)) {
 		self->site = site; /* where it stands while others run */
 		self->pend_ev = (uint8_t)ev;
@@ -563,6 +585,8 @@ void rt_thread_finish(struct rt_thread *self)
 	self->hold_until = 0;
 	rt_changed();
 	refresh();
+	while (rt.ncand == 0 && rt_vtime_jump())
+		refresh();
 	if (rt.ncand == 0) {
 		for (int i = 0; i < rt.nthreads; i++)
 			if (rt.threads[i].state == T_LIVE)
@@ -732,6 +756,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 		rt.strat->counting(rt.sstate, &rt.counting);
 	rt.locks = 0;
 	rt_vars_begin();
+	rt_vtime_reset();
 	rt_cov_begin();
 	rt_trace_begin();
 	if (rt.search)

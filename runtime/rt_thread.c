@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rt_internal.h"
+#include "rt_lifecycle.h"
 
 /* Destructors of the keys created so far, indexed by key (glibc keys are
  * small integers below PTHREAD_KEYS_MAX). */
@@ -163,6 +164,8 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 		return EDEADLK;
 	if (t->detached || t->joined)
 		return EINVAL;
+	if (how != HOW_TRY)
+		rt_cancel_point(self);
 	if (how == HOW_TRY) {
 		rt_point_try(self, EV_THREAD_JOIN, NULL, site);
 		if (t->state != T_FINISHED)
@@ -174,6 +177,7 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 		self->wobj = NULL;
 		self->timed = how == HOW_TIMED;
 		int r = rt_block(self, EV_THREAD_JOIN, site);
+		rt_cancel_point(self); /* before it joins: the target stays joinable */
 		if (r)
 			return r;
 	}

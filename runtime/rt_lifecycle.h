@@ -1,0 +1,63 @@
+/* rt_lifecycle.h - what the rest of the runtime calls of cancellation
+ * (rt_cancel.c), signals between controlled threads and virtual-time
+ * timers (rt_kill.c, rt_alarm.c) and child processes (rt_process.c).
+ *
+ * A blocking call that is a cancellation point does two things:
+ *   - it calls rt_cancel_point(self) on entry and again once its wait
+ *     ended (before it consumes anything: a token, a byte, a child), and
+ *   - its wait kind is listed in rt_cancel.c's cancellable[] table, so
+ *     that a cancel wakes a thread blocked in it (rt_can_complete asks
+ *     rt_cancel_wakes first).
+ * That is all a new wait kind needs to be cancellable. */
+#ifndef SCHEDFUZZ_RT_LIFECYCLE_H
+#define SCHEDFUZZ_RT_LIFECYCLE_H
+
+#include "rt_internal.h"
+
+/* The calling thread, if its calls are to be modelled: a controlled
+ * thread of a running execution, and no report being written (the
+ * runtime's own symbolizer starts a child, waits for it and for signals). */
+static inline struct rt_thread *rt_modelled_self(void)
+{
+	struct rt_thread *self = rt_self;
+	return self && rt.active && !rt.reported ? self : NULL;
+}
+
+/* ---- rt_cancel.c ---------------------------------------------------------- */
+
+/* Act on a pending cancel of self, if its cancellation is enabled: the
+ * thread ends as by pthread_exit(PTHREAD_CANCELED) (cleanup handlers and
+ * C++ forced unwinding run, under control). Returns if there is none. */
+static inline void rt_cancel_point(struct rt_thread *self);
+RT_HIDDEN RT_NORETURN void rt_cancel_act(struct rt_thread *self);
+/* Does a pending cancel end t's wait (enabled, and t waits in a
+ * cancellation point)? */
+RT_HIDDEN bool rt_cancel_wakes(const struct rt_thread *t);
+
+static inline void rt_cancel_point(struct rt_thread *self)
+{
+	if (RT_UNLIKELY(self->cancel_pending) && !self->cancel_off)
+		rt_cancel_act(self);
+}
+
+/* ---- rt_kill.c ------------------------------------------------------------ */
+
+/* Self is at a scheduling point and not waiting, with signals pending:
+ * run the handlers of those its mask lets through, on this thread. */
+RT_HIDDEN void rt_signal_deliver(struct rt_thread *self);
+/* A process-directed signal (a timer's): pend it on the thread that
+ * would take it (one waiting for it in sigwait, else the first whose mask
+ * lets it through, else the first). */
+RT_HIDDEN void rt_signal_to_process(int sig);
+
+/* ---- rt_alarm.c: alarm and setitimer(ITIMER_REAL) in virtual time -------- */
+
+/* Virtual time passes by ns (a sleep): fire timers it passed. */
+RT_HIDDEN void rt_vtime_advance(uint64_t ns);
+/* No thread can run: if a timer is armed, let time jump to it and fire
+ * it; false if none is armed. */
+RT_HIDDEN bool rt_vtime_jump(void);
+/* A new execution: no timer, time 0. */
+RT_HIDDEN void rt_vtime_reset(void);
+
+#endif
