@@ -239,6 +239,7 @@ struct rt_thread {
 	uint64_t sig_pending; /* sent to it, not delivered yet: bit sig - 1 */
 	uint64_t sig_waitset; /* W_SIGNAL: the signals that end the wait */
 	pid_t wait_pid;       /* W_CHILD: the child (or group, as waitpid says) */
+	sigset_t sig_mask;    /* its signal mask (rt_kill.c keeps it), first its creator's */
 };
 
 /* ---- the execution ------------------------------------------------------ */

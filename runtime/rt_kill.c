@@ -23,11 +23,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "rt_internal.h"
@@ -35,6 +31,18 @@
 
 #define NEXT(type, name) ((type)dlsym(RTLD_NEXT, name))
 #define SIG_MAX 64
+
+/* The real pthread_sigmask: the one the runtime itself uses too. */
+static int real_mask(int how, const sigset_t *set, sigset_t *old)
+{
+	static int (*real)(int, const sigset_t *, sigset_t *);
+	if (!real)
+		real = NEXT(int (*)(int, const sigset_t *, sigset_t *), "pthread_sigmask");
+	return real(how, set, old);
+}
+#define REAL_MASK real_mask
+
+uint64_t rt_proc_sig_pending;
 
 static uint64_t bit(int sig)
 {
@@ -92,19 +100,42 @@ static enum disposition disposition_of(int sig)
 	return D_HANDLER;
 }
 
-/* The signals thread t blocks, as the kernel has them. */
+/* The signals thread t blocks: its calls of pthread_sigmask and
+ * sigprocmask keep the copy (reading the kernel's, in /proc, costs the
+ * kernel much more when the thread ends). A handler's sa_mask, in force
+ * while it runs, is not in it. */
 static uint64_t blocked_of(const struct rt_thread *t)
 {
-	char path[64], buf[2048];
-	snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)t->ktid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	const char *p = strstr(buf, "SigBlk:");
-	return p ? strtoull(p + 7, NULL, 16) : 0;
+	return bits_of(&t->sig_mask);
+}
+
+static int keep_mask(int r)
+{
+	struct rt_thread *self = rt_modelled_self();
+	if (self && r == 0)
+		REAL_MASK(SIG_BLOCK, NULL, &self->sig_mask);
+	return r;
+}
+
+RT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	return keep_mask(REAL_MASK(how, set, old));
+}
+
+RT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	int r = REAL_MASK(how, set, old);
+	if (r != 0) {
+		errno = r;
+		return -1;
+	}
+	return keep_mask(0);
+}
+
+void rt_signal_reset(void)
+{
+	rt_proc_sig_pending = 0;
+	REAL_MASK(SIG_BLOCK, NULL, &rt.threads[0].sig_mask);
 }
 
 static bool waits_for(const struct rt_thread *t, int sig)
@@ -118,9 +149,15 @@ static void pend(struct rt_thread *t, int sig)
 	rt_changed();
 }
 
+/* The kernel gives a process-directed signal to any thread that does not
+ * block it; the model takes the first one in sigwait for it, else the
+ * first that lets it through and is not blocked in a wait (a handler
+ * runs only between waits here), else the first that lets it through;
+ * if all block it, it stays pending on the process (rt_proc_sig_pending)
+ * for a sigwait or an unblock to take. */
 void rt_signal_to_process(int sig)
 {
-	struct rt_thread *first = NULL, *open = NULL;
+	struct rt_thread *open = NULL, *running = NULL;
 	for (int i = 0; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		if (t->state != T_LIVE)
@@ -129,27 +166,44 @@ void rt_signal_to_process(int sig)
 			pend(t, sig);
 			return;
 		}
-		if (!first)
-			first = t;
-		if (!open && !(blocked_of(t) & bit(sig)))
-			open = t;
+		if ((!running || !open) && !(blocked_of(t) & bit(sig))) {
+			if (!open)
+				open = t;
+			if (!running && t->wait == W_NONE)
+				running = t;
+		}
 	}
-	if (!open && disposition_of(sig) == D_FATAL)
-		open = first; /* nobody takes it: the kernel would end the process */
-	if (open || first)
-		pend(open ? open : first, sig);
+	struct rt_thread *to = running ? running : open;
+	if (to) {
+		pend(to, sig);
+	} else {
+		rt_proc_sig_pending |= bit(sig);
+		rt_changed();
+	}
+}
+
+/* Does some live controlled thread let sig through? */
+static bool anyone_open(int sig)
+{
+	for (int i = 0; i < rt.nthreads; i++)
+		if (rt.threads[i].state == T_LIVE && !(blocked_of(&rt.threads[i]) & bit(sig)))
+			return true;
+	return false;
 }
 
 void rt_signal_deliver(struct rt_thread *self)
 {
 	sigset_t cur;
-	pthread_sigmask(SIG_BLOCK, NULL, &cur);
-	uint64_t ready = self->sig_pending & ~bits_of(&cur);
+	real_mask(SIG_BLOCK, NULL, &cur);
+	uint64_t ready = (self->sig_pending | rt_proc_sig_pending) & ~bits_of(&cur);
 	for (int sig = 1; ready && sig <= SIG_MAX; sig++) {
-		if (!(ready & bit(sig)) || !(self->sig_pending & bit(sig)))
+		if (!(ready & bit(sig)) || !((self->sig_pending | rt_proc_sig_pending) & bit(sig)))
 			continue; /* or a nested delivery took it */
 		ready &= ~bit(sig);
-		self->sig_pending &= ~bit(sig);
+		if (self->sig_pending & bit(sig))
+			self->sig_pending &= ~bit(sig);
+		else
+			rt_proc_sig_pending &= ~bit(sig);
 		rt_point(self, EV_SIGNAL, 0, NULL, 0, self->site);
 		real_pthread_kill(pthread_self(), sig); /* the handler runs before this returns */
 	}
@@ -188,10 +242,11 @@ RT_EXPORT int kill(pid_t pid, int sig)
 	for (int i = 0; i < rt.nthreads; i++)
 		waited |= waits_for(&rt.threads[i], sig);
 	enum disposition d = disposition_of(sig);
-	if (d == D_FATAL && !waited)
+	bool open = anyone_open(sig);
+	if (d == D_FATAL && !waited && open)
 		return real(pid, sig); /* the process ends, reported as before */
 	rt_point(self, EV_KILL, 0, NULL, 0, RT_CALLER());
-	if (d != D_IGNORE || waited)
+	if (d != D_IGNORE || waited || !open)
 		rt_signal_to_process(sig);
 	return 0;
 }
@@ -214,7 +269,7 @@ static int wait_signal(struct rt_thread *self, uint64_t want, bool timed, const 
 		return 0;
 	rt_progress(self);
 	for (int sig = 1; sig <= SIG_MAX; sig++)
-		if (self->sig_pending & want & bit(sig))
+		if ((self->sig_pending | rt_proc_sig_pending) & want & bit(sig))
 			return sig;
 	return 0;
 }
@@ -243,7 +298,10 @@ static int take(struct rt_thread *self, const sigset_t *set, siginfo_t *info, bo
 	sig = wait_signal(self, bits_of(set), timed, site);
 	if (!sig)
 		return 0;
-	self->sig_pending &= ~bit(sig);
+	if (self->sig_pending & bit(sig))
+		self->sig_pending &= ~bit(sig);
+	else
+		rt_proc_sig_pending &= ~bit(sig);
 	rt_memset(info, 0, sizeof *info);
 	info->si_signo = sig;
 	info->si_code = SI_TKILL;
@@ -292,7 +350,7 @@ RT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct ti
 static int suspend(struct rt_thread *self, const void *site)
 {
 	sigset_t cur;
-	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	real_mask(SIG_BLOCK, NULL, &cur);
 	wait_signal(self, ~bits_of(&cur), false, site);
 	rt_signal_deliver(self);
 	errno = EINTR;

@@ -42,6 +42,15 @@ static inline void rt_cancel_point(struct rt_thread *self)
 
 /* ---- rt_kill.c ------------------------------------------------------------ */
 
+/* Signals sent to the process that every thread blocks: any thread's
+ * sigwait may take them, any thread that unblocks one runs its handler
+ * (bit sig - 1). */
+extern uint64_t rt_proc_sig_pending RT_HIDDEN;
+static inline bool rt_signal_waiting(const struct rt_thread *t)
+{
+	return ((t->sig_pending | rt_proc_sig_pending) & t->sig_waitset) != 0;
+}
+
 /* Self is at a scheduling point and not waiting, with signals pending:
  * run the handlers of those its mask lets through, on this thread. */
 RT_HIDDEN void rt_signal_deliver(struct rt_thread *self);
@@ -59,5 +68,14 @@ RT_HIDDEN void rt_vtime_advance(uint64_t ns);
 RT_HIDDEN bool rt_vtime_jump(void);
 /* A new execution: no timer, time 0. */
 RT_HIDDEN void rt_vtime_reset(void);
+
+/* A new execution: no signal pending, T0's mask read (rt_kill.c). */
+RT_HIDDEN void rt_signal_reset(void);
+/* A new execution: no timer, no signal pending. */
+static inline void rt_lifecycle_reset(void)
+{
+	rt_vtime_reset();
+	rt_signal_reset();
+}
 
 #endif

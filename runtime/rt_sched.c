@@ -185,7 +185,7 @@ bool rt_can_complete(const struct rt_thread *t)
 				return false;
 		return true;
 	case W_SIGNAL:
-		return (t->sig_pending & t->sig_waitset) != 0;
+		return rt_signal_waiting(t);
 	case W_CHILD:
 		return false; /* a timed wait: picked, it looks at the child (rt_process.c) */
 	case W_COUNT:
@@ -495,7 +495,7 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 {
 	if (RT_UNLIKELY(rt.reported))
 		return; /* the report is being written: nothing happens any more */
-	if (RT_UNLIKELY(self->sig_pending) && self->wait == W_NONE)
+	if (RT_UNLIKELY(self->sig_pending | rt_proc_sig_pending) && self->wait == W_NONE)
 		rt_signal_deliver(self); /* before its operation, as the kernel would */
 	if (!only_self(self)) {
 		self->site = site; /* where it stands while others run */
@@ -686,7 +686,7 @@ static void pin_here(void)
 void rt_thread_setup(struct rt_thread *t)
 {
 	own_stack(t);
-	t->ktid = gettid();
+	__atomic_store_n(&t->ktid, gettid(), __ATOMIC_RELEASE); /* rt_kill.c may wait for it */
 	pin_here();
 	rt_altstack_setup();
 }
@@ -756,7 +756,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 		rt.strat->counting(rt.sstate, &rt.counting);
 	rt.locks = 0;
 	rt_vars_begin();
-	rt_vtime_reset();
+	rt_lifecycle_reset();
 	rt_cov_begin();
 	rt_trace_begin();
 	if (rt.search)

@@ -136,6 +136,7 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	if (attr)
 		pthread_attr_getdetachstate(attr, &detach);
 	t->detached = detach == PTHREAD_CREATE_DETACHED;
+	t->sig_mask = self->sig_mask; /* what glibc gives the new thread */
 
 	rt.busy++;
 	int r = REAL(pthread_create)(&t->real, attr, trampoline, t);
