@@ -21,6 +21,10 @@
 #              schedules of the portfolio and 3,000 per pinned strategy
 #              each, with no report; a bug behind exit() found; the
 #              slowest schedule of a spin lock written in inline assembly
+#   lifecycle_worst_over_native_s, lifecycle_schedule_failures
+#              the lifecycle probes (scripts/bench/lifecycle.sh): one
+#              schedule of each cancel, signal, timer, fork and thread
+#              creation program against its native run
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
 # with --quick), beside PCT's lower bound; the coverage ablation
@@ -82,6 +86,11 @@ if [ $quick -eq 1 ]; then
 	"$top/scripts/bench/liveness.sh" --quick
 else
 	"$top/scripts/bench/liveness.sh"
+fi
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/lifecycle.sh" --quick
+else
+	"$top/scripts/bench/lifecycle.sh"
 fi
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi
