@@ -46,6 +46,11 @@ static void fire(void)
 	rt_signal_to_process(SIGALRM);
 }
 
+bool rt_vtime_armed(void)
+{
+	return vt.armed;
+}
+
 void rt_vtime_advance(uint64_t ns)
 {
 	vt.now += ns;

@@ -59,6 +59,12 @@ RT_HIDDEN void rt_signal_deliver(struct rt_thread *self);
  * lets it through, else the first). */
 RT_HIDDEN void rt_signal_to_process(int sig);
 
+/* ---- rt_time.c ------------------------------------------------------------ */
+
+/* A sleep of ns: a cancellation point, a scheduling point, and ns of
+ * virtual time. */
+RT_HIDDEN void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site);
+
 /* ---- rt_alarm.c: alarm and setitimer(ITIMER_REAL) in virtual time -------- */
 
 /* Virtual time passes by ns (a sleep): fire timers it passed. */
@@ -68,6 +74,7 @@ RT_HIDDEN void rt_vtime_advance(uint64_t ns);
 RT_HIDDEN bool rt_vtime_jump(void);
 /* A new execution: no timer, time 0. */
 RT_HIDDEN void rt_vtime_reset(void);
+RT_HIDDEN bool rt_vtime_armed(void);
 
 /* A new execution: no signal pending, T0's mask read (rt_kill.c). */
 RT_HIDDEN void rt_signal_reset(void);
@@ -76,6 +83,30 @@ static inline void rt_lifecycle_reset(void)
 {
 	rt_vtime_reset();
 	rt_signal_reset();
+}
+
+/* For the systematic search (rt_search.c): does ev's transition depend on
+ * every other? A cancel or a signal acts at whichever point of its target
+ * comes next, a child process and a spawned command are outside the
+ * model, and while a timer is armed every sleep moves the clock that
+ * fires it: DPOR must try them everywhere. */
+static inline bool rt_lifecycle_global(enum rt_ev ev)
+{
+	switch (ev) {
+	case EV_CANCEL:
+	case EV_TESTCANCEL:
+	case EV_KILL:
+	case EV_SIGNAL:
+	case EV_SIGWAIT:
+	case EV_FORK:
+	case EV_WAITPID:
+	case EV_SPAWN:
+		return true;
+	case EV_SLEEP:
+		return rt_vtime_armed();
+	default:
+		return false;
+	}
 }
 
 #endif

@@ -20,7 +20,7 @@ void rt_yield(struct rt_thread *self, enum rt_ev ev, const void *site)
 
 /* A sleep is a cancellation point, and its length passes in virtual
  * time (timers armed by alarm or setitimer fire when it passes them). */
-static void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site)
+void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site)
 {
 	rt_cancel_point(self);
 	rt_yield(self, EV_SLEEP, site);
@@ -80,7 +80,7 @@ RT_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *r
 		return EINVAL;
 	/* An absolute time is taken as a relative one: the virtual clock
 	 * does not follow the real clocks the program reads. */
-	uint64_t ns = (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec;
+	uint64_t ns = req->tv_sec < 0 ? 0 : (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec;
 	rt_sleep(self, flags & TIMER_ABSTIME ? 0 : ns, RT_CALLER());
 	if (rem)
 		rem->tv_sec = rem->tv_nsec = 0;
