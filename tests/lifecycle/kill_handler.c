@@ -1,7 +1,9 @@
 /* kill_handler: main sends SIGUSR1 to a worker with pthread_kill; the
  * program's handler runs on the worker (it checks which thread it is on)
  * and sets a flag the worker polls with a sleep. raise() in main runs the
- * handler at once, on main. */
+ * handler at once, on main. BUG: main assumes the worker's handler has
+ * run as soon as pthread_kill returns; it runs at the worker's next
+ * scheduling point, so some schedules break the assertion (and replay). */
 #include <assert.h>
 #include <pthread.h>
 #include <signal.h>
@@ -38,6 +40,9 @@ int main(void)
 	main_id = pthread_self();
 	pthread_create(&worker_id, NULL, worker, NULL);
 	pthread_kill(worker_id, SIGUSR1);
+#ifdef BUG
+	assert(atomic_load(&on_worker) == 1);
+#endif
 	raise(SIGUSR1);
 	assert(atomic_load(&on_main) == 1);
 	pthread_join(worker_id, NULL);
