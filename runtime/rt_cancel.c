@@ -65,10 +65,10 @@ RT_EXPORT int pthread_cancel(pthread_t th)
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
 		return NEXT(int (*)(pthread_t), "pthread_cancel")(th);
-	rt_point(self, EV_CANCEL, 0, NULL, 0, RT_CALLER());
 	struct rt_thread *t = rt_thread_by_real(th);
-	if (!t)
-		rt_unsupported("pthread_cancel", "the thread was not created in this execution");
+	if (!t) /* a thread outside the schedule: its real cancel */
+		return NEXT(int (*)(pthread_t), "pthread_cancel")(th);
+	rt_point(self, EV_CANCEL, 0, NULL, 0, RT_CALLER());
 	if (t->state != T_LIVE)
 		return 0; /* glibc: a thread that has ended is no error */
 	if (t->cancel_async && !t->cancel_off)
