@@ -10,6 +10,7 @@
 #include <threads.h>
 
 #include "rt_internal.h"
+#include "rt_lifecycle.h"
 
 #define REAL_C11(type, name, ...)                                       \
 	do {                                                            \
@@ -92,9 +93,9 @@ RT_EXPORT int thrd_sleep(const struct timespec *req, struct timespec *rem)
 	struct rt_thread *self = rt_self;
 	if (!self)
 		REAL_C11(int (*)(const struct timespec *, struct timespec *), thrd_sleep, req, rem);
-	if (!rt_timespec_valid(req))
+	if (!rt_timespec_valid(req) || req->tv_sec < 0)
 		return -2;
-	rt_yield(self, EV_SLEEP, RT_CALLER());
+	rt_sleep(self, (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec, RT_CALLER());
 	if (rem)
 		rem->tv_sec = rem->tv_nsec = 0;
 	return 0;

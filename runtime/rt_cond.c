@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "rt_internal.h"
+#include "rt_lifecycle.h"
 
 static struct rt_obj *mutex_of(pthread_mutex_t *m)
 {
@@ -46,6 +47,7 @@ int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
 		return EPERM;
 	if (timed && !rt_timespec_valid(abs))
 		return EINVAL;
+	rt_cancel_point(self); /* with the mutex held, as glibc does */
 	struct rt_obj *co = rt_obj_get(c, O_COND);
 
 	int depth = mo->mutex.count;
@@ -81,7 +83,10 @@ int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
 			return 0;
 		}
 	}
+	/* Not signalled: a cancel may have ended the wait. It acts with the
+	 * mutex taken again, as POSIX says, and has consumed no signal. */
 	reacquire(self, mo, depth, site);
+	rt_cancel_point(self);
 	return r;
 }
 

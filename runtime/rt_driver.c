@@ -179,6 +179,8 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rt_artifact_input(data, size);
 	rt_exec_begin(data, g, true);
 	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
+	if (!rt.active)
+		_exit(r); /* a child the harness forked (rt_process.c): uncontrolled */
 	rt_openmp_iteration_end(); /* libomp's pooled workers end too */
 	/* Threads the harness leaked run to their end before the next input. */
 	struct rt_thread *self = rt_self;
@@ -196,6 +198,8 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	}
 	rt_exec_begin(input, size, false);
 	int r = __real_main(argc, argv, envp);
+	if (!rt.active)
+		return r; /* a child the program forked (rt_process.c): uncontrolled */
 	if (r != 0)
 		rt.result->exit_code = r; /* the program's, not a setup error */
 	if (r != 0 && !rt_exit_ok(r)) {

@@ -81,6 +81,15 @@ enum rt_ev {
 	EV_FD_IO,      /* a blocking call on a file descriptor completes (rt_io.c) */
 	EV_FUTEX_WAIT, /* a futex wait compares its word, or resumes (rt_futex.c) */
 	EV_FUTEX_WAKE, /* a futex wake or requeue */
+	/* Thread lifecycle, signals and processes (rt_lifecycle.h). */
+	EV_CANCEL,     /* pthread_cancel */
+	EV_TESTCANCEL, /* pthread_testcancel */
+	EV_KILL,       /* pthread_kill to another controlled thread */
+	EV_SIGNAL,     /* a signal's handler runs on its target */
+	EV_SIGWAIT,    /* sigwait and friends, pause, sigsuspend */
+	EV_FORK,
+	EV_WAITPID,    /* waitpid and friends */
+	EV_SPAWN,      /* system(), posix_spawn, pclose */
 	EV_COUNT
 };
 extern const char *const rt_ev_names[EV_COUNT];
@@ -153,6 +162,8 @@ enum rt_wait {
 	W_ONCE,    /* initialiser of once/guard wobj to finish */
 	W_OTHERS,  /* every other thread to finish (harness end) */
 	W_EXTERNAL, /* a condition outside the runtime's objects: ext (rt_external.c) */
+	W_SIGNAL,  /* one of sig_waitset to be pending (rt_kill.c) */
+	W_CHILD,   /* a child process to change state (rt_process.c) */
 	W_COUNT
 };
 extern const char *const rt_wait_names[W_COUNT];
@@ -232,6 +243,17 @@ struct rt_thread {
 	 * the next tick. */
 	uint16_t own_tag, own_r1;
 	uint32_t own_left;
+	/* Cancellation and signals (rt_lifecycle.h). Zero is the default:
+	 * cancellation enabled and deferred, nothing pending. */
+	bool cancel_pending; /* pthread_cancel was called on it */
+	bool cancel_off;     /* PTHREAD_CANCEL_DISABLE */
+	bool cancel_async;   /* PTHREAD_CANCEL_ASYNCHRONOUS */
+	bool cancelled;      /* it ended by acting on a cancel, at cancel_site */
+	const void *cancel_site;
+	uint64_t sig_pending; /* sent to it, not delivered yet: bit sig - 1 */
+	uint64_t sig_waitset; /* W_SIGNAL: the signals that end the wait */
+	pid_t wait_pid;       /* W_CHILD: the child (or group, as waitpid says) */
+	sigset_t sig_mask;    /* its signal mask (rt_kill.c keeps it), first its creator's */
 };
 
 /* ---- the execution ------------------------------------------------------ */

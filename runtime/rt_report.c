@@ -145,6 +145,8 @@ static void collect(struct symtab *st, const void *fail_site)
 	for (int i = 0; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		sym_add(st, (uintptr_t)(t->wait ? t->wait_site : t->site), false);
+		if (t->cancelled)
+			sym_add(st, (uintptr_t)t->cancel_site, false);
 		if (t->wobj)
 			sym_add(st, t->wobj->addr, true);
 		if (t->wait == W_EXTERNAL && t->ext->addr)
@@ -280,10 +282,10 @@ static void print_threads(struct symtab *st, bool calls)
 		if (t->state == T_UNUSED)
 			continue; /* its slot's thread was joined or detached and is gone */
 		if (t->state == T_FINISHED) {
-			fprintf(stderr, "  T%-3d finished\n", t->tid);
-			continue;
-		}
-		if (t->wait) {
+			fprintf(stderr, "  T%-3d finished", t->tid);
+			if (t->cancelled)
+				fprintf(stderr, ": cancelled at %s", site_text(st, t->cancel_site));
+		} else if (t->wait) {
 			wait_text(st, t, w, sizeof w);
 			fprintf(stderr, "  T%-3d blocked: waits for %s at %s", t->tid, w,
 				site_text(st, t->wait_site));
@@ -298,7 +300,7 @@ static void print_threads(struct symtab *st, bool calls)
 		}
 		fprintf(stderr, "\n");
 		const void *sites[RT_CTX_DEPTH];
-		int n = calls ? call_sites(t, sites) : 0;
+		int n = calls && t->state == T_LIVE ? call_sites(t, sites) : 0;
 		for (int k = 0; k < n; k++)
 			fprintf(stderr, "%s%s", k ? " < " : "         called from ", site_text(st, sites[k]));
 		if (n)
@@ -334,6 +336,19 @@ static void print_cycle(struct symtab *st)
 	}
 	fprintf(stderr, "==schedfuzz== no cycle: the blocked threads wait for events that no "
 			"running thread can produce\n");
+	/* A lock whose owner has ended will never be released. */
+	for (int i = 0; i < rt.nthreads; i++) {
+		struct rt_thread *t = &rt.threads[i], *b = blocker_of(t);
+		if (!b || b->state != T_FINISHED || t->wait == W_JOIN)
+			continue;
+		char w[400];
+		wait_text(st, t, w, sizeof w);
+		fprintf(stderr, "==schedfuzz== T%d waits for %s held by T%d, which ", t->tid, w, b->tid);
+		if (b->cancelled)
+			fprintf(stderr, "was cancelled at %s holding it\n", site_text(st, b->cancel_site));
+		else
+			fprintf(stderr, "ended holding it\n");
+	}
 }
 
 static void event_text(struct symtab *st, const struct rt_event *e, char *buf, size_t cap)

@@ -43,6 +43,7 @@
 
 #include "rt_internal.h"
 #include "rt_own.h"
+#include "rt_lifecycle.h"
 
 struct rt_state rt;
 __thread struct rt_thread *rt_self __attribute__((tls_model("initial-exec")));
@@ -79,6 +80,14 @@ const char *const rt_ev_names[EV_COUNT] = {
 	[EV_FD_IO] = "fd io",
 	[EV_FUTEX_WAIT] = "futex wait",
 	[EV_FUTEX_WAKE] = "futex wake",
+	[EV_CANCEL] = "cancel",
+	[EV_TESTCANCEL] = "testcancel",
+	[EV_KILL] = "kill",
+	[EV_SIGNAL] = "signal",
+	[EV_SIGWAIT] = "sigwait",
+	[EV_FORK] = "fork",
+	[EV_WAITPID] = "waitpid",
+	[EV_SPAWN] = "spawn",
 };
 _Static_assert(sizeof rt_ev_names / sizeof rt_ev_names[0] == EV_COUNT, "name every event");
 
@@ -94,6 +103,8 @@ const char *const rt_wait_names[W_COUNT] = {
 	[W_ONCE] = "once",
 	[W_OTHERS] = "all threads to exit",
 	[W_EXTERNAL] = "external",
+	[W_SIGNAL] = "signal",
+	[W_CHILD] = "child process",
 };
 _Static_assert(sizeof rt_wait_names / sizeof rt_wait_names[0] == W_COUNT, "name every wait");
 
@@ -152,6 +163,8 @@ bool rt_can_complete(const struct rt_thread *t)
 {
 	if (t->state != T_LIVE)
 		return false;
+	if (RT_UNLIKELY(t->cancel_pending) && rt_cancel_wakes(t))
+		return true;
 	switch (t->wait) {
 	case W_NONE:
 		return true;
@@ -178,6 +191,10 @@ bool rt_can_complete(const struct rt_thread *t)
 		return true;
 	case W_EXTERNAL:
 		return t->ext->interrupted || t->ext->ops->ready(t->ext);
+	case W_SIGNAL:
+		return rt_signal_waiting(t);
+	case W_CHILD:
+		return false; /* a timed wait: picked, it looks at the child (rt_process.c) */
 	case W_COUNT:
 		break;
 	}
@@ -235,7 +252,7 @@ static const uint8_t ev_is_idle[EV_COUNT] = {
 	[EV_READ] = 1,	      [EV_ATOMIC_LOAD] = 1,  [EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,
 	[EV_FENCE] = 1,	      [EV_YIELD] = 1,	     [EV_SLEEP] = 1,	  [EV_MUTEX_LOCK] = 1,
 	[EV_MUTEX_TRYLOCK] = 1, [EV_MUTEX_UNLOCK] = 1, [EV_RW_RDLOCK] = 1,  [EV_RW_WRLOCK] = 1,
-	[EV_RW_UNLOCK] = 1,
+	[EV_RW_UNLOCK] = 1,   [EV_TESTCANCEL] = 1,   [EV_WAITPID] = 1,
 };
 
 /* Events that retry: what a livelock is made of, unlike reads, which a
@@ -243,7 +260,7 @@ static const uint8_t ev_is_idle[EV_COUNT] = {
  * is progress after all). */
 static const uint8_t ev_is_retry[EV_COUNT] = {
 	[EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,     [EV_YIELD] = 1,
-	[EV_SLEEP] = 1,	     [EV_MUTEX_TRYLOCK] = 1,
+	[EV_SLEEP] = 1,	     [EV_MUTEX_TRYLOCK] = 1, [EV_TESTCANCEL] = 1, [EV_WAITPID] = 1,
 };
 
 static const uint8_t ev_is_memory[EV_COUNT] = {
@@ -409,8 +426,9 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 		refresh();
 	if (RT_LIKELY(only_self(self)))
 		return;
-	if (rt.ncand == 0) {
-		if (!rt.npolled || !rt_ext_idle())
+	/* A timer, or a wait the kernel ends, may be what everybody waits for. */
+	while (rt.ncand == 0) {
+		if (!rt_vtime_jump() && !(rt.npolled && rt_ext_idle()))
 			rt_fail_deadlock();
 		refresh();
 	}
@@ -507,6 +525,8 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 	 * and then. */
 	if (RT_UNLIKELY(rt.npolled) && (rt.step & 63) == 0)
 		rt.dirty = true;
+	if (RT_UNLIKELY(self->sig_pending | rt_proc_sig_pending) && self->wait == W_NONE)
+		rt_signal_deliver(self); /* before its operation, as the kernel would */
 	if (!only_self(self)) {
 		self->site = site; /* where it stands while others run */
 		self->pend_ev = (uint8_t)ev;
@@ -628,7 +648,7 @@ void rt_thread_finish(struct rt_thread *self)
 	self->hold_until = 0;
 	rt_changed();
 	refresh();
-	if (rt.ncand == 0 && rt.npolled && rt_ext_idle())
+	while (rt.ncand == 0 && (rt_vtime_jump() || (rt.npolled && rt_ext_idle())))
 		refresh();
 	if (rt.ncand == 0) {
 		for (int i = 0; i < rt.nthreads; i++)
@@ -751,7 +771,7 @@ static void pin_here(void)
 void rt_thread_setup(struct rt_thread *t)
 {
 	own_stack(t);
-	t->ktid = gettid();
+	__atomic_store_n(&t->ktid, gettid(), __ATOMIC_RELEASE); /* rt_kill.c may wait for it */
 	t->asan_tid = rt_heap_sanitizer_tid();
 	pin_here();
 	rt_altstack_setup();
@@ -835,6 +855,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !rt.search &&
 		     rt.counting.what != SF_COUNT_VARS);
 	rt_vars_begin();
+	rt_lifecycle_reset();
 	rt_cov_begin();
 	rt_trace_begin();
 	rt_record_open();

@@ -11,6 +11,7 @@
  * transition it is in. */
 #include "cov.h"
 #include "rt_internal.h"
+#include "rt_lifecycle.h"
 
 static struct sx_trans *current_trans(void)
 {
@@ -142,6 +143,8 @@ void rt_search_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, stru
 	stmt_of(self, ev, obj, site, &t->stmt);
 	for (int i = 0; i < n; i++)
 		add_item(t, items[i].key, items[i].op, items[i].mask);
+	if (RT_UNLIKELY(rt_lifecycle_global(ev))) /* races every step, as an end does */
+		add_item(t, 0, SX_END, 0);
 }
 
 void rt_search_resume(struct rt_thread *self)

@@ -9,6 +9,7 @@
 
 #include "rt_internal.h"
 #include "rt_own.h"
+#include "rt_lifecycle.h"
 
 static struct rt_obj *sem_obj(sem_t *s)
 {
@@ -40,10 +41,13 @@ static int sem_take(struct rt_thread *self, sem_t *s, enum rt_how how, const str
 	} else {
 		if (how == HOW_TIMED && o->sem.value == 0 && !rt_timespec_valid(abs))
 			return fail_errno(EINVAL);
+		rt_cancel_point(self);
 		self->wait = W_SEM;
 		self->wobj = o;
 		self->timed = how == HOW_TIMED;
-		if (rt_block(self, EV_SEM_WAIT, site))
+		int r = rt_block(self, EV_SEM_WAIT, site);
+		rt_cancel_point(self); /* before it takes a token */
+		if (r)
 			return fail_errno(ETIMEDOUT);
 	}
 	o->sem.value--;

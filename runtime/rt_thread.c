@@ -15,6 +15,7 @@
 
 #include "rt_internal.h"
 #include "rt_own.h"
+#include "rt_lifecycle.h"
 
 /* Destructors of the keys created so far, indexed by key (glibc keys are
  * small integers below PTHREAD_KEYS_MAX). */
@@ -136,6 +137,7 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	if (attr)
 		pthread_attr_getdetachstate(attr, &detach);
 	t->detached = detach == PTHREAD_CREATE_DETACHED;
+	t->sig_mask = self->sig_mask; /* what glibc gives the new thread */
 
 	rt.busy++;
 	int r = REAL(pthread_create)(&t->real, attr, trampoline, t);
@@ -166,6 +168,8 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 		return EDEADLK;
 	if (t->detached || t->joined)
 		return EINVAL;
+	if (how != HOW_TRY)
+		rt_cancel_point(self);
 	if (how == HOW_TRY) {
 		rt_point_try(self, EV_THREAD_JOIN, NULL, site);
 		if (t->state != T_FINISHED)
@@ -177,6 +181,7 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 		self->wobj = NULL;
 		self->timed = how == HOW_TIMED;
 		int r = rt_block(self, EV_THREAD_JOIN, site);
+		rt_cancel_point(self); /* before it joins: the target stays joinable */
 		if (r)
 			return r;
 	}

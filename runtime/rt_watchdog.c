@@ -257,6 +257,10 @@ static void *watch(void *arg)
 	for (int i = 0; i < CPU_SETSIZE; i++)
 		CPU_SET(i, &all);
 	sched_setaffinity(0, sizeof all, &all);
+	/* Signals sent to the process are the program's threads' to take. */
+	sigset_t none;
+	sigfillset(&none);
+	pthread_sigmask(SIG_BLOCK, &none, NULL);
 
 	uint64_t period = 1000000000ull;
 	if (wd.stall_ns && wd.stall_ns / 4 < period)

@@ -28,7 +28,11 @@
 #              beside its mean and longest schedule under control
 # then the real-program figures (scripts/bench/real_programs.sh: a
 # compressor, a hash build, a thread pool and a private loop, natively and
-# under control side by side: real_*_slowdown, real_*_points, ...)
+# under control side by side: real_*_slowdown, real_*_points, ...), then
+#   lifecycle_worst_over_native_s, lifecycle_schedule_failures
+#              the lifecycle probes (scripts/bench/lifecycle.sh): one
+#              schedule of each cancel, signal, timer, fork and thread
+#              creation program against its native run
 # then the strategy table (scripts/bench/strategies.sh): for each zoo bug
 # and strategy, the probability per schedule over 10,000 schedules (1,000
 # with --quick), beside PCT's lower bound; the coverage ablation
@@ -101,6 +105,11 @@ if [ $quick -eq 1 ]; then
 	"$top/scripts/bench/real_programs.sh" --quick
 else
 	"$top/scripts/bench/real_programs.sh"
+fi
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/lifecycle.sh" --quick
+else
+	"$top/scripts/bench/lifecycle.sh"
 fi
 
 if [ $quick -eq 1 ]; then table_runs=1000; else table_runs=10000; fi

@@ -1,9 +1,12 @@
-/* unsupported: cancels a thread inside an execution; the runtime must say
- * in one line that it cannot model that, not misbehave. */
+/* unsupported: a thread asks for asynchronous cancellation and is
+ * cancelled; the runtime must say in one line that it cannot model that,
+ * not misbehave. */
 #include <pthread.h>
 
 static void *idle(void *arg)
 {
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+	pthread_cancel(pthread_self());
 	return arg;
 }
 
@@ -11,7 +14,6 @@ int main(void)
 {
 	pthread_t t;
 	pthread_create(&t, NULL, idle, NULL);
-	pthread_cancel(t);
 	pthread_join(t, NULL);
 	return 0;
 }

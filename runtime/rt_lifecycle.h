@@ -1,0 +1,112 @@
+/* rt_lifecycle.h - what the rest of the runtime calls of cancellation
+ * (rt_cancel.c), signals between controlled threads and virtual-time
+ * timers (rt_kill.c, rt_alarm.c) and child processes (rt_process.c).
+ *
+ * A blocking call that is a cancellation point does two things:
+ *   - it calls rt_cancel_point(self) on entry and again once its wait
+ *     ended (before it consumes anything: a token, a byte, a child), and
+ *   - its wait kind is listed in rt_cancel.c's cancellable[] table, so
+ *     that a cancel wakes a thread blocked in it (rt_can_complete asks
+ *     rt_cancel_wakes first).
+ * That is all a new wait kind needs to be cancellable. */
+#ifndef SCHEDFUZZ_RT_LIFECYCLE_H
+#define SCHEDFUZZ_RT_LIFECYCLE_H
+
+#include "rt_internal.h"
+
+/* The calling thread, if its calls are to be modelled: a controlled
+ * thread of a running execution, and no report being written (the
+ * runtime's own symbolizer starts a child, waits for it and for signals). */
+static inline struct rt_thread *rt_modelled_self(void)
+{
+	struct rt_thread *self = rt_self;
+	return self && rt.active && !rt.reported ? self : NULL;
+}
+
+/* ---- rt_cancel.c ---------------------------------------------------------- */
+
+/* Act on a pending cancel of self, if its cancellation is enabled: the
+ * thread ends as by pthread_exit(PTHREAD_CANCELED) (cleanup handlers and
+ * C++ forced unwinding run, under control). Returns if there is none. */
+static inline void rt_cancel_point(struct rt_thread *self);
+RT_HIDDEN RT_NORETURN void rt_cancel_act(struct rt_thread *self);
+/* Does a pending cancel end t's wait (enabled, and t waits in a
+ * cancellation point)? */
+RT_HIDDEN bool rt_cancel_wakes(const struct rt_thread *t);
+
+static inline void rt_cancel_point(struct rt_thread *self)
+{
+	if (RT_UNLIKELY(self->cancel_pending) && !self->cancel_off)
+		rt_cancel_act(self);
+}
+
+/* ---- rt_kill.c ------------------------------------------------------------ */
+
+/* Signals sent to the process that every thread blocks: any thread's
+ * sigwait may take them, any thread that unblocks one runs its handler
+ * (bit sig - 1). */
+extern uint64_t rt_proc_sig_pending RT_HIDDEN;
+static inline bool rt_signal_waiting(const struct rt_thread *t)
+{
+	return ((t->sig_pending | rt_proc_sig_pending) & t->sig_waitset) != 0;
+}
+
+/* Self is at a scheduling point and not waiting, with signals pending:
+ * run the handlers of those its mask lets through, on this thread. */
+RT_HIDDEN void rt_signal_deliver(struct rt_thread *self);
+/* A process-directed signal (a timer's): pend it on the thread that
+ * would take it (one waiting for it in sigwait, else the first whose mask
+ * lets it through, else the first). */
+RT_HIDDEN void rt_signal_to_process(int sig);
+
+/* ---- rt_time.c ------------------------------------------------------------ */
+
+/* A sleep of ns: a cancellation point, a scheduling point, and ns of
+ * virtual time. */
+RT_HIDDEN void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site);
+
+/* ---- rt_alarm.c: alarm and setitimer(ITIMER_REAL) in virtual time -------- */
+
+/* Virtual time passes by ns (a sleep): fire timers it passed. */
+RT_HIDDEN void rt_vtime_advance(uint64_t ns);
+/* No thread can run: if a timer is armed, let time jump to it and fire
+ * it; false if none is armed. */
+RT_HIDDEN bool rt_vtime_jump(void);
+/* A new execution: no timer, time 0. */
+RT_HIDDEN void rt_vtime_reset(void);
+RT_HIDDEN bool rt_vtime_armed(void);
+
+/* A new execution: no signal pending, T0's mask read (rt_kill.c). */
+RT_HIDDEN void rt_signal_reset(void);
+/* A new execution: no timer, no signal pending. */
+static inline void rt_lifecycle_reset(void)
+{
+	rt_vtime_reset();
+	rt_signal_reset();
+}
+
+/* For the systematic search (rt_search.c): does ev's transition depend on
+ * every other? A cancel or a signal acts at whichever point of its target
+ * comes next, a child process and a spawned command are outside the
+ * model, and while a timer is armed every sleep moves the clock that
+ * fires it: DPOR must try them everywhere. */
+static inline bool rt_lifecycle_global(enum rt_ev ev)
+{
+	switch (ev) {
+	case EV_CANCEL:
+	case EV_TESTCANCEL:
+	case EV_KILL:
+	case EV_SIGNAL:
+	case EV_SIGWAIT:
+	case EV_FORK:
+	case EV_WAITPID:
+	case EV_SPAWN:
+		return true;
+	case EV_SLEEP:
+		return rt_vtime_armed();
+	default:
+		return false;
+	}
+}
+
+#endif
