@@ -42,6 +42,8 @@ static const bool cancellable[W_COUNT] = {
 
 bool rt_cancel_wakes(const struct rt_thread *t)
 {
+	if (t->wait == W_EXTERNAL) /* a call on a descriptor is one, a futex wait is not */
+		return !t->cancel_off && t->ext && t->ext->cancel_point;
 	return !t->cancel_off && t->wait < W_COUNT && cancellable[t->wait];
 }
 

@@ -600,6 +600,9 @@ struct rt_ext {
 	struct pollfd *pfd;
 	int npfd;
 	uintptr_t addr; /* memory the wait is on (a futex word), named in reports; 0: none */
+	/* A POSIX cancellation point (read, write, poll...; not a futex):
+	 * a pending cancel ends the wait, and the caller acts on it. */
+	bool cancel_point;
 	/* Set (then rt_changed) by whoever ends the wait early, a cancellation
 	 * or a signal: the thread becomes a candidate and rt_ext_block
 	 * returns EINTR. */

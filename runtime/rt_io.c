@@ -118,18 +118,21 @@ static void expire_now(int fd)
 bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call, const void *site)
 {
 	point(self, fd, site);
+	rt_cancel_point(self); /* a cancellation point, blocking or not (POSIX 2.9.5.2) */
 	struct pollfd p = { fd, events, 0 };
 	if (IO_REAL(poll)(&p, 1, 0) != 0)
 		return true; /* ready, hung up, or not a descriptor: the call says */
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_NONBLOCK))
 		return true;
-	struct fd_wait w = { .base = { .ops = &fd_ops, .kernel = true, .pfd = &w.p, .npfd = 1 },
+	struct fd_wait w = { .base = { .ops = &fd_ops, .kernel = true, .pfd = &w.p, .npfd = 1,
+				       .cancel_point = true },
 			     .p = p,
 			     .call = call };
 	bool timer = (events & POLLIN) && armed_timer(fd);
 	int r = rt_ext_block(self, &w.base, timer || has_timeout(fd, events), EV_FD_IO,
 			     (uintptr_t)fd, site);
+	rt_cancel_point(self); /* a cancel ended the wait: it acts before the call */
 	if (r == EINTR) {
 		errno = EINTR;
 		return false;

@@ -73,10 +73,12 @@ static void point(struct rt_thread *self, const void *site)
 static int wait_set(struct rt_thread *self, struct pollfd *p, nfds_t n, bool epoll, bool timed,
 		    const char *call, const void *site)
 {
-	struct poll_wait w = { .base = { .ops = &poll_ops, .kernel = true, .pfd = p, .npfd = (int)n },
+	struct poll_wait w = { .base = { .ops = &poll_ops, .kernel = true, .pfd = p, .npfd = (int)n,
+					 .cancel_point = true },
 			       .call = call,
 			       .epoll = epoll };
 	int r = rt_ext_block(self, &w.base, timed, EV_FD_IO, 0, site);
+	rt_cancel_point(self); /* a cancel ended the wait: it acts before the call returns */
 	if (r == EINTR) {
 		errno = EINTR;
 		return -1;
