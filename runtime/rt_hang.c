@@ -69,6 +69,11 @@ void rt_fail_timeout_at(const void *pc)
 
 void rt_fail_stuck(void)
 {
+	/* A report already under way (symbolizing its sites can take seconds
+	 * on a loaded machine) ends the process by itself: give it up to 10 s
+	 * rather than aborting in the middle of it. */
+	for (int i = 0; i < 1000 && __atomic_load_n(&rt.reported, __ATOMIC_RELAXED); i++)
+		REAL(nanosleep)(&(struct timespec){ 0, 10000000 }, NULL);
 	/* Not a controlled thread: the report names the running one. */
 	struct rt_thread *running = rt.running;
 	out_of_time();
