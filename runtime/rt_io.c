@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "rt_io.h"
+#include "rt_lifecycle.h"
 
 struct rt_io_real rt_io_real;
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "rt_io.h"
+#include "rt_lifecycle.h"
 
 struct poll_wait {
 	struct rt_ext base;

@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "rt_internal.h"
+#include "rt_io.h"
 #include "rt_lifecycle.h"
 
 #define NEXT(type, name) ((type)dlsym(RTLD_NEXT, name))
@@ -76,6 +77,8 @@ RT_EXPORT pid_t fork(void)
 		return 0;
 	}
 	rt.busy--;
+	if (pid > 0)
+		rt_fd_forked(); /* the child holds our eventfds too: their waits are no longer ours alone */
 	rt_changed();
 	return pid;
 }
