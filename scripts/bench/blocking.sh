@@ -84,7 +84,7 @@ while IFS=$'\t' read -r name source flags expect _ _ bench; do
 	fi
 	e=$EPOCHREALTIME
 	if [ "$expect" = clean ]; then
-		f=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$log.out")
+		f=$(sed -n 's|^failures: \([0-9]*\)/.*|\1|p' "$log")
 		[ -n "$f" ] || f=$runs
 		done_runs=$runs
 		alarms=$((alarms + f))
