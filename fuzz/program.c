@@ -178,6 +178,23 @@ unsigned program_timeout(const char *opt, const char *value)
 	return (unsigned)program_number(opt, value, 1, PROGRAM_TIMEOUT_MAX);
 }
 
+int program_mkdir_p(const char *dir)
+{
+	char path[4096];
+	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = path + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(path, 0777) != 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
 bool program_dir_writable(const char *dir)
 {
 	char *probe;

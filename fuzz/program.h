@@ -23,6 +23,8 @@ unsigned program_count(const char *opt, const char *value);
  * to some and at once to others, so it is refused). */
 #define PROGRAM_TIMEOUT_MAX 1000000u
 unsigned program_timeout(const char *opt, const char *value);
+/* mkdir -p: 0, or -1 with errno. */
+int program_mkdir_p(const char *dir);
 /* Can files be created in dir? (errno says why not) */
 bool program_dir_writable(const char *dir);
 

@@ -174,7 +174,7 @@ static int cmd_run(int argc, char **argv)
 		usage(stderr);
 		return SETUP;
 	}
-	if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+	if (program_mkdir_p(out) != 0) {
 		fprintf(stderr, "schedfuzz: cannot create %s: %s\n", out, strerror(errno));
 		return SETUP;
 	}

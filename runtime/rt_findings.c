@@ -317,7 +317,8 @@ int rt_findings_probe(const struct rt_result *first, const struct rt_child *fc,
 		return 0;
 	fprintf(stderr, "schedfuzz: the same failure in %d of %d other schedules (3 without "
 			"preemptions, 3 random walks), none ended well: it does not depend on the "
-			"interleaving\n", same, PROBES);
+			"interleaving (it may still depend on the clock, which runs virtually here: "
+			"sleeps take no time)\n", same, PROBES);
 	fprintf(stderr, "schedfuzz: %s\n", advice(fc, first));
 	if (f.nknown < MAX_KNOWN) {
 		f.known[f.nknown].sig = want;

@@ -36,7 +36,7 @@ void rt_io_real_init(void)
 #define L(fn) r.fn = (__typeof__(r.fn))rt_real_next(#fn)
 	L(read); L(write); L(readv); L(writev); L(recv); L(recvfrom); L(recvmsg);
 	L(send); L(sendto); L(sendmsg); L(accept); L(accept4); L(connect); L(poll);
-	L(ppoll); L(select); L(pselect); L(epoll_wait); L(epoll_pwait); L(pipe);
+	L(ppoll); L(select); L(pselect); L(epoll_wait); L(epoll_pwait); L(epoll_pwait2); L(pipe);
 	L(pipe2); L(socketpair); L(socket); L(eventfd); L(close); L(syscall);
 #undef L
 	rt_io_real = r;

@@ -33,6 +33,7 @@ struct rt_io_real {
 	int (*pselect)(int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *);
 	int (*epoll_wait)(int, struct epoll_event *, int, int);
 	int (*epoll_pwait)(int, struct epoll_event *, int, int, const sigset_t *);
+	int (*epoll_pwait2)(int, struct epoll_event *, int, const struct timespec *, const sigset_t *);
 	int (*pipe)(int[2]);
 	int (*pipe2)(int[2], int);
 	int (*socketpair)(int, int, int, int[2]);

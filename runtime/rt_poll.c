@@ -1,4 +1,4 @@
-/* rt_poll.c - poll, ppoll, select, pselect, epoll_wait and epoll_pwait as
+/* rt_poll.c - poll, ppoll, select, pselect, epoll_wait, epoll_pwait(2) as
  * modelled operations.
  *
  * A scheduling point, then the call with a zero timeout: if something is
@@ -239,5 +239,17 @@ RT_EXPORT int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
 		return IO_REAL(epoll_pwait)(epfd, ev, max, timeout, mask);
+	return epoll_model(self, epfd, ev, max, timeout, RT_CALLER());
+}
+
+/* glibc 2.35's epoll_pwait with a timespec (libevent uses it when it can):
+ * NULL waits for ever, zero polls, anything else is a timed wait. */
+RT_EXPORT int epoll_pwait2(int epfd, struct epoll_event *ev, int max, const struct timespec *ts,
+			   const sigset_t *mask)
+{
+	struct rt_thread *self = rt_io_self(RT_CALLER());
+	if (!self)
+		return IO_REAL(epoll_pwait2)(epfd, ev, max, ts, mask);
+	int timeout = !ts ? -1 : ts->tv_sec == 0 && ts->tv_nsec == 0 ? 0 : 1;
 	return epoll_model(self, epfd, ev, max, timeout, RT_CALLER());
 }

@@ -35,7 +35,11 @@ static void *dispatcher(void *arg)
 	int open_ends = 2;
 	while (open_ends > 0) {
 		struct epoll_event got[2];
+#ifdef PWAIT2 /* glibc 2.35's form, which libevent prefers when it has it */
+		int n = epoll_pwait2(ep, got, 2, NULL, NULL);
+#else
 		int n = epoll_wait(ep, got, 2, -1);
+#endif
 		assert(n >= 1);
 		for (int i = 0; i < n; i++) {
 			int k = (int)got[i].data.u32;
