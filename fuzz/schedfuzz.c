@@ -86,7 +86,8 @@ static void set_number(const char *var, const char *opt, const char *value, uint
 	setenv(var, value, 1);
 }
 
-/* "3,4": exit statuses 1..255 that are no failure. */
+/* "3,4": exit statuses 1..255 that are no failure (or what main() returned:
+ * -1 is status 255). */
 static bool exit_codes_valid(const char *s)
 {
 	if (!*s)
@@ -94,7 +95,7 @@ static bool exit_codes_valid(const char *s)
 	while (*s) {
 		char *end;
 		long v = strtol(s, &end, 10);
-		if (end == s || v < 1 || v > 255 || (*end && *end != ','))
+		if (end == s || v < -255 || v > 255 || v == 0 || (*end && *end != ','))
 			return false;
 		s = *end ? end + 1 : end;
 		if (end[0] == ',' && !*s)
@@ -150,7 +151,8 @@ static int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--exit-ok") || !strncmp(a, "--exit-ok=", 10)) {
 			const char *codes = a[9] == '=' ? a + 10 : argv[i = program_option_value(argc, argv, i)];
 			if (!exit_codes_valid(codes)) {
-				fprintf(stderr, "schedfuzz: --exit-ok takes exit statuses 1..255 separated "
+				fprintf(stderr, "schedfuzz: --exit-ok takes exit statuses 1..255 "
+						"(or -1..-255, as main returns them) separated "
 						"by commas, not '%s'\n", codes);
 				return SETUP;
 			}

@@ -61,11 +61,12 @@ void rt_exit_ok_init(void)
 	for (const char *p = s; p && *p;) {
 		char *end;
 		long v = strtol(p, &end, 10);
-		if (end == p || v < 1 || v > 255 || (*end && *end != ',')) {
+		if (end == p || v < -255 || v > 255 || v == 0 || (*end && *end != ',')) {
 			fprintf(stderr, "schedfuzz: --exit-ok=%s: expected exit statuses 1..255 "
-					"separated by commas\n", s);
+					"(or -1..-255, as main returns them) separated by commas\n", s);
 			_exit(RT_EXIT_SETUP);
 		}
+		v &= 0xff; /* main() returning -1 exits with status 255 */
 		exit_ok[v / 8] |= (uint8_t)(1u << (v % 8));
 		p = *end ? end + 1 : end;
 	}
