@@ -78,7 +78,7 @@ exit)
 	run kept -n 100 --keep-going
 	grep -qx "failures: 0/100" "$WORK/kept.err" && grep -qx "independent_failures: 100/100" \
 		"$WORK/kept.err" || { cat "$WORK/kept.err"; fail "--keep-going did not count it apart"; }
-	for bad in x 0 256 3, 3,,4 -1; do
+	for bad in x 0 256 -256 3, 3,,4; do
 		run bad -n 10 --exit-ok="$bad"
 		[ "$(rc bad)" -eq 2 ] || fail "--exit-ok=$bad: exit $(rc bad), expected 2"
 		[ "$(wc -l <"$WORK/bad.err")" -eq 1 ] || fail "--exit-ok=$bad: not one line"
