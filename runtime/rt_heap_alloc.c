@@ -80,12 +80,13 @@ RT_EXPORT void free(void *p)
 {
 	int first = -1;
 	if (p && controlled()) {
+		size_t usable = malloc_usable_size(p);
 		first = rt_heap_freed_remember(p, rt_self->tid);
-		rt_heap_log_free(p, RT_CALLER());
+		rt_heap_log_free(p, usable, RT_CALLER());
 		if (rt_heap_tracking())
 			rt_heap_forget(p);
 		if (first < 0) /* whoever allocates it next owns it afresh */
-			rt_own_forget((uintptr_t)p, malloc_usable_size(p));
+			rt_own_forget((uintptr_t)p, usable);
 	}
 	__libc_free(p); /* glibc's checks first: they may abort with its message */
 	if (RT_UNLIKELY(first >= 0))
@@ -107,8 +108,9 @@ RT_EXPORT void *realloc(void *old, size_t size)
 	if (RT_UNLIKELY(first >= 0))
 		rt_heap_double_free("realloc", first);
 	if (old && controlled()) {
-		rt_own_forget((uintptr_t)old, malloc_usable_size(old));
-		rt_heap_log_free(old, RT_CALLER()); /* moved or not: logged again below */
+		size_t usable = malloc_usable_size(old);
+		rt_own_forget((uintptr_t)old, usable);
+		rt_heap_log_free(old, usable, RT_CALLER()); /* moved or not: logged again below */
 	}
 	void *p = reused(__libc_realloc(old, size));
 	if (old && !p && size && controlled())

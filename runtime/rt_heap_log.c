@@ -33,7 +33,7 @@ void rt_heap_log_reset(void)
 	hlog.n = 0;
 }
 
-static void add(const void *p, bool freed, const void *site)
+static void add(const void *p, size_t size, bool freed, const void *site)
 {
 	if (!hlog.ops) {
 		void *m = mmap(NULL, LOG_SIZE * sizeof *hlog.ops, PROT_READ | PROT_WRITE,
@@ -44,7 +44,7 @@ static void add(const void *p, bool freed, const void *site)
 	}
 	struct heap_op *o = &hlog.ops[hlog.n++ & (LOG_SIZE - 1)];
 	o->lo = (uintptr_t)p;
-	o->hi = o->lo + malloc_usable_size((void *)p);
+	o->hi = o->lo + size;
 	o->step = rt.step;
 	o->site = site;
 	o->tid = rt_self ? rt_self->tid : -1;
@@ -54,18 +54,17 @@ static void add(const void *p, bool freed, const void *site)
 void rt_heap_log_alloc(const void *p)
 {
 	if (p)
-		add(p, false, NULL);
+		add(p, malloc_usable_size((void *)p), false, NULL);
 }
 
-void rt_heap_log_free(const void *p, const void *site)
+void rt_heap_log_free(const void *p, size_t size, const void *site)
 {
 	/* The program's own frees: one inside a library (dlerror's buffers
 	 * when the runtime looks up a symbol, stdio's) happens where the
 	 * library chooses, not always in the same process, and would make
 	 * two runs of one schedule print differently. */
-	uintptr_t at = (uintptr_t)site;
-	if (p && at - rt.exe_lo < rt.exe_hi - rt.exe_lo && !rt_in_runtime_code(site))
-		add(p, true, site);
+	if (p && rt_in_executable(site) && !rt_in_runtime_code(site))
+		add(p, size, true, site);
 }
 
 bool rt_heap_log_freed(uintptr_t addr, uint64_t step, struct rt_freed *out)

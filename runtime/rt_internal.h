@@ -726,6 +726,12 @@ RT_HIDDEN bool rt_watchdog_expired(void);
 RT_HIDDEN uint64_t rt_watchdog_deadline_ms(void);
 /* Is this return address (or pc + 1) in the runtime's own code? */
 RT_HIDDEN bool rt_in_runtime_code(const void *pc);
+/* Is this return address (or pc + 1) in the main executable (the program's
+ * code or the runtime's, not a shared library's)? */
+static inline bool rt_in_executable(const void *pc)
+{
+	return (uintptr_t)pc - 1 - rt.exe_lo < rt.exe_hi - rt.exe_lo;
+}
 /* rt_artifact.c: the engine's input of this execution (libFuzzer's bytes),
  * and the file the engine saves it to when it fails; false if unknown. */
 RT_HIDDEN void rt_artifact_input(const uint8_t *data, size_t size);
@@ -786,7 +792,7 @@ struct rt_freed {
 };
 RT_HIDDEN void rt_heap_log_reset(void);
 RT_HIDDEN void rt_heap_log_alloc(const void *p);
-RT_HIDDEN void rt_heap_log_free(const void *p, const void *site);
+RT_HIDDEN void rt_heap_log_free(const void *p, size_t size, const void *site);
 /* Was addr, at event step, in a block freed (and not allocated again)? */
 RT_HIDDEN bool rt_heap_log_freed(uintptr_t addr, uint64_t step, struct rt_freed *out);
 /* The frees made right after event step (at most max). */

@@ -53,12 +53,12 @@ const void *rt_signal_pc(void *uctx)
  * Unwinding by DWARF tables, since glibc keeps no frame pointers. */
 static const void *program_site(const void *pc)
 {
-	if ((uintptr_t)pc - 1 - rt.exe_lo < rt.exe_hi - rt.exe_lo)
+	if (rt_in_executable(pc))
 		return pc;
 	void *frames[32];
 	int n = rt_interrupted_stack(pc, frames, 32);
 	for (int i = 1; i < n; i++)
-		if ((uintptr_t)frames[i] - 1 - rt.exe_lo < rt.exe_hi - rt.exe_lo)
+		if (rt_in_executable(frames[i]))
 			return frames[i];
 	return pc;
 }

@@ -187,11 +187,6 @@ int rt_interrupted_stack(const void *pc, void **frames, int max)
 	return m;
 }
 
-static bool in_executable(const void *pc)
-{
-	return (uintptr_t)pc - 1 - rt.exe_lo < rt.exe_hi - rt.exe_lo;
-}
-
 /* Where the thread interrupted at pc is, in the program's terms: *at,
  * the first frame that is neither a hook nor a library; false if that is
  * the runtime (a library call it made, such as a realloc, or no frame at
@@ -199,12 +194,12 @@ static bool in_executable(const void *pc)
 static bool program_frame(const void *pc, const void **at)
 {
 	*at = pc;
-	if (in_executable(pc) && !in_hooks(pc))
+	if (rt_in_executable(pc) && !in_hooks(pc))
 		return !rt_in_runtime_code(pc);
 	void *frames[32];
 	int n = rt_interrupted_stack(pc, frames, 32);
 	for (int k = 1; k < n; k++) {
-		if (!in_executable(frames[k]) || in_hooks(frames[k]))
+		if (!rt_in_executable(frames[k]) || in_hooks(frames[k]))
 			continue;
 		if (rt_in_runtime_code(frames[k]))
 			return false;
