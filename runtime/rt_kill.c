@@ -191,6 +191,11 @@ static bool anyone_open(int sig)
 	return false;
 }
 
+bool rt_signal_interrupts(const struct rt_thread *t)
+{
+	return t->wait != W_NONE && t->wait != W_SIGNAL && (t->sig_pending & ~blocked_of(t)) != 0;
+}
+
 void rt_signal_deliver(struct rt_thread *self)
 {
 	sigset_t cur;

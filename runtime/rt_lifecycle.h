@@ -54,6 +54,10 @@ static inline bool rt_signal_waiting(const struct rt_thread *t)
 /* Self is at a scheduling point and not waiting, with signals pending:
  * run the handlers of those its mask lets through, on this thread. */
 RT_HIDDEN void rt_signal_deliver(struct rt_thread *self);
+/* Is t blocked in a modelled wait (not sigwait) with a signal pending that
+ * its mask lets through? Then it is a candidate: picked, it runs the
+ * handler inside its wait, as the kernel interrupts a blocked thread. */
+RT_HIDDEN bool rt_signal_interrupts(const struct rt_thread *t);
 /* A process-directed signal (a timer's): pend it on the thread that
  * would take it (one waiting for it in sigwait, else the first whose mask
  * lets it through, else the first). */

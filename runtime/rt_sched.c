@@ -165,6 +165,8 @@ bool rt_can_complete(const struct rt_thread *t)
 		return false;
 	if (RT_UNLIKELY(t->cancel_pending) && rt_cancel_wakes(t))
 		return true;
+	if (RT_UNLIKELY(t->sig_pending) && rt_signal_interrupts(t))
+		return true;
 	switch (t->wait) {
 	case W_NONE:
 		return true;
@@ -564,23 +566,65 @@ int rt_block(struct rt_thread *self, enum rt_ev ev, const void *site)
 	return rt_block_at(self, ev, self->wobj ? self->wobj->addr : 0, site);
 }
 
+/* Picked with a signal pending: its handler runs inside the wait, with the
+ * thread runnable meanwhile (the handler may wait for others itself). A
+ * condition wait then returns, as if spuriously (POSIX allows it, and a
+ * signal of the condition meanwhile would otherwise be lost); every other
+ * wait is on state, not events, and resumes. True if the wait ends. */
+static bool handler_in_wait(struct rt_thread *self)
+{
+	struct {
+		enum rt_wait wait;
+		struct rt_obj *wobj, *cond_mutex;
+		struct rt_thread *join_target;
+		uint64_t wait_round;
+		bool timed, signalled;
+		struct rt_ext *ext;
+		pid_t wait_pid;
+	} saved = { self->wait,	       self->wobj,  self->cond_mutex, self->join_target,
+		    self->wait_round,  self->timed, self->signalled,  self->ext,
+		    self->wait_pid };
+	self->wait = W_NONE;
+	rt_changed();
+	rt_signal_deliver(self);
+	if (saved.wait == W_COND)
+		return true;
+	self->wait = saved.wait;
+	self->wobj = saved.wobj;
+	self->cond_mutex = saved.cond_mutex;
+	self->join_target = saved.join_target;
+	self->wait_round = saved.wait_round;
+	self->timed = saved.timed;
+	self->signalled = saved.signalled;
+	self->ext = saved.ext;
+	self->wait_pid = saved.wait_pid;
+	rt_changed();
+	return false;
+}
+
 int rt_block_at(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, const void *site)
 {
 	struct rt_obj *o = self->wobj;
 	self->wait_site = site;
 	self->timed_out = false;
 	rt_changed();
-	if (RT_UNLIKELY(rt.trace_on) && ev != EV_COUNT && !rt_can_complete(self))
-		rt_trace_block(self, ev, o, site);
-	if (ev == EV_COUNT) { /* the caller recorded the event already */
-		self->pend_ev = EV_COUNT;
-		self->pend_site = site;
-		decide(self);
-		if (RT_UNLIKELY(rt.search != NULL))
-			rt_search_resume(self);
-	} else
-		rt_point(self, ev, addr, o, 0, site);
-	/* Picked: either the operation can complete, or the wait timed out. */
+	for (;;) {
+		if (RT_UNLIKELY(rt.trace_on) && ev != EV_COUNT && !rt_can_complete(self))
+			rt_trace_block(self, ev, o, site);
+		if (ev == EV_COUNT) { /* the caller recorded the event already */
+			self->pend_ev = EV_COUNT;
+			self->pend_site = site;
+			decide(self);
+			if (RT_UNLIKELY(rt.search != NULL))
+				rt_search_resume(self);
+		} else
+			rt_point(self, ev, addr, o, 0, site);
+		if (RT_LIKELY(!self->sig_pending) || self->timed_out || !rt_signal_interrupts(self) ||
+		    handler_in_wait(self))
+			break;
+	}
+	/* Picked: the operation can complete, the wait timed out, or a
+	 * signal's handler ended a condition wait. */
 	int r = self->timed_out ? ETIMEDOUT : 0;
 	self->wait = W_NONE;
 	self->timed = false;
