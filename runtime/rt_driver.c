@@ -50,6 +50,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,14 +191,9 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return r;
 }
 
-static int run_one(const uint8_t *input, size_t size, int argc, char **argv, char **envp)
+/* What main()'s return means to the execution. */
+static int main_returned(int r)
 {
-	if (__real_LLVMFuzzerTestOneInput) {
-		__wrap_LLVMFuzzerTestOneInput(input, size);
-		return 0;
-	}
-	rt_exec_begin(input, size, false);
-	int r = __real_main(argc, argv, envp);
 	if (!rt.active)
 		return r; /* a child the program forked (rt_process.c): uncontrolled */
 	if (r != 0)
@@ -208,6 +204,41 @@ static int run_one(const uint8_t *input, size_t size, int argc, char **argv, cha
 	/* The threads main() did not join may run until the process ends. */
 	rt_exit_point(rt_self, NULL);
 	return r;
+}
+
+/* The one execution a process runs: its own (a replay, a single run) or,
+ * in an explorer's child, the schedule the child was forked for. Both run
+ * it from __wrap_main's own frame, the child by jumping back there from
+ * rt_run_child, so that the program's stacks in a sanitizer's report end in
+ * main, __wrap_main and libc, without the explorer's frames between. */
+static jmp_buf child_start;
+static char *child_start_frame; /* __wrap_main's */
+static struct {
+	const uint8_t *input;
+	size_t size;
+	int argc;
+	char **argv, **envp;
+} job;
+
+static __attribute__((noinline)) void *stack_here(void)
+{
+	return __builtin_frame_address(0);
+}
+
+/* The jump discards the explorer's frames, and with them the only pointers
+ * to blocks the explorer allocated: LeakSanitizer would report those as the
+ * program's leaks. A copy of the frames, registers spilled in, keeps them
+ * reachable. */
+static void *kept_frames;
+
+static __attribute__((noinline)) void keep_frames(void)
+{
+	__builtin_unwind_init();
+	char *low = stack_here();
+	size_t size = (size_t)(child_start_frame - low);
+	kept_frames = malloc(size);
+	if (kept_frames)
+		rt_memcpy(kept_frames, low, size);
 }
 
 /* The explorer's default, when no strategy is pinned: every other schedule
@@ -292,8 +323,18 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 		 * whose watchdog could not. */
 		alarm(timeout ? timeout + timeout / 8 + 3 : 0);
 		rt.result = shared;
-		int r = run_one(input, size, argc, argv, envp);
-		REAL(exit)(r);
+		/* A copy: the input may live in a frame the jump discards. */
+		uint8_t *copy = malloc(size ? size : 1);
+		if (!copy)
+			_exit(RT_EXIT_SETUP);
+		memcpy(copy, input, size);
+		job.input = copy;
+		job.size = size;
+		job.argc = argc;
+		job.argv = argv;
+		job.envp = envp;
+		keep_frames();
+		longjmp(child_start, 1);
 	}
 	while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR)
 		;
@@ -549,20 +590,32 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	}
 	if (harness && LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);
-	const char *search = rt_env_str("SCHEDFUZZ_SEARCH");
-	if (search)
-		return rt_search_explore(search, rt_env_u64("SCHEDFUZZ_RUNS", 1000), argc, argv, envp);
-	if (runs)
-		return explore(rt_env_u64("SCHEDFUZZ_RUNS", 1), argc, argv, envp);
-
-	size_t size = SF_GENOME_HEADER;
-	uint8_t genome[SF_GENOME_HEADER];
-	const uint8_t *input = genome;
-	if (input_path)
-		input = rt_read_file(input_path, &size);
-	else if (!rt_afl_input(&input, &size)) /* else afl-fuzz's test case */
-		make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
-	return run_one(input, size, argc, argv, envp);
+	static uint8_t genome[SF_GENOME_HEADER];
+	child_start_frame = __builtin_frame_address(0);
+	if (setjmp(child_start) == 0) {
+		const char *search = rt_env_str("SCHEDFUZZ_SEARCH");
+		if (search)
+			return rt_search_explore(search, rt_env_u64("SCHEDFUZZ_RUNS", 1000), argc,
+						 argv, envp);
+		if (runs)
+			return explore(rt_env_u64("SCHEDFUZZ_RUNS", 1), argc, argv, envp);
+		job.size = SF_GENOME_HEADER;
+		job.input = genome;
+		if (input_path)
+			job.input = rt_read_file(input_path, &job.size);
+		else if (!rt_afl_input(&job.input, &job.size)) /* else afl-fuzz's test case */
+			make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0),
+				    &(struct sf_estimates){ 0 });
+		job.argc = argc;
+		job.argv = argv;
+		job.envp = envp;
+	}
+	if (__real_LLVMFuzzerTestOneInput) {
+		__wrap_LLVMFuzzerTestOneInput(job.input, job.size);
+		return 0;
+	}
+	rt_exec_begin(job.input, job.size, false);
+	return main_returned(__real_main(job.argc, job.argv, job.envp));
 }
 
 /* ---- what libFuzzer looks up in a sanitizer runtime ---------------------------------------- */

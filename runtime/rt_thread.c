@@ -66,6 +66,12 @@ static void run_key_destructors(void)
 	}
 }
 
+/* The end of a controlled thread, as glibc's thread start runs it once the
+ * start routine returned or pthread_exit unwound: a C++ thread_local
+ * destructor, registered before the routine ran, so it runs after every
+ * thread_local destructor the routine registered. Key destructors (and any
+ * thread_local destructor they register) run here too, while the thread is
+ * still controlled. */
 static void on_thread_end(void *arg)
 {
 	struct rt_thread *t = arg;
@@ -74,6 +80,15 @@ static void on_thread_end(void *arg)
 		rt_real.call_tls_dtors();
 	rt_thread_finish(t);
 }
+
+extern void *__dso_handle;
+int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
+
+#if defined(__has_attribute) && __has_attribute(musttail)
+#define RT_TAIL_CALL __attribute__((musttail))
+#else
+#define RT_TAIL_CALL
+#endif
 
 static void *trampoline(void *arg)
 {
@@ -86,16 +101,16 @@ static void *trampoline(void *arg)
 	 * change point can lower it before its first instruction (001's
 	 * "fake varaccess() before the first instruction of each thread"). */
 	rt_thread_started(t);
+	__cxa_thread_atexit_impl(on_thread_end, t, &__dso_handle);
 
-	void *ret;
-	pthread_cleanup_push(on_thread_end, t);
 	if (t->c11_fn)
-		ret = (void *)(intptr_t)t->c11_fn(t->arg);
-	else
-		ret = t->fn(t->arg);
-	t->retval = ret;
-	pthread_cleanup_pop(1);
-	return ret;
+		return (void *)(intptr_t)t->c11_fn(t->arg);
+	/* A tail call: the thread's stack in a sanitizer's report is the
+	 * program's own, from its start routine down to glibc's thread start,
+	 * with no frame of ours between. Its return value reaches the joiner
+	 * through the real pthread_join. */
+	void *(*fn)(void *) = t->fn;
+	RT_TAIL_CALL return fn(t->arg);
 }
 
 /* A slot for a new thread: the first one whose thread is gone for good
@@ -118,8 +133,12 @@ void rt_release_slot(struct rt_thread *t)
 		t->state = T_UNUSED;
 }
 
-int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t *attr,
-		     void *(*fn)(void *), int (*c11_fn)(void *), void *arg, const void *site)
+/* Creation in three parts, so that pthread_create itself calls the real one
+ * (ASan's interceptor in the ASan mode): the creation stack a sanitizer
+ * records then shows pthread_create once, then the program's caller. */
+static struct rt_thread *create_begin(struct rt_thread *self, const pthread_attr_t *attr,
+				      void *(*fn)(void *), int (*c11_fn)(void *), void *arg,
+				      const void *site)
 {
 	rt_point(self, EV_THREAD_CREATE, 0, NULL, 0, site);
 	int slot = free_slot(); /* after the point: others may have taken one */
@@ -138,9 +157,12 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 		pthread_attr_getdetachstate(attr, &detach);
 	t->detached = detach == PTHREAD_CREATE_DETACHED;
 	t->sig_mask = self->sig_mask; /* what glibc gives the new thread */
-
 	rt.busy++;
-	int r = REAL(pthread_create)(&t->real, attr, trampoline, t);
+	return t;
+}
+
+static int create_end(struct rt_thread *t, pthread_t *th, int r)
+{
 	rt.busy--;
 	if (r != 0)
 		return r;
@@ -148,7 +170,7 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	if (rt.ncreated == 1) /* what main did alone happens before any thread */
 		rt_own_settle();
 	rt.ncreated++;
-	if (slot == rt.nthreads)
+	if (t->slot == rt.nthreads)
 		rt.nthreads++;
 	if (rt.search)
 		rt_search_thread_created(t);
@@ -156,6 +178,13 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	rt_changed();
 	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->slot, rt.step);
 	return 0;
+}
+
+int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t *attr,
+		     void *(*fn)(void *), int (*c11_fn)(void *), void *arg, const void *site)
+{
+	struct rt_thread *t = create_begin(self, attr, fn, c11_fn, arg, site);
+	return create_end(t, th, REAL(pthread_create)(&t->real, attr, trampoline, t));
 }
 
 int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how how,
@@ -190,7 +219,7 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 	t->joined = true;
 	if (!t->reaped) {
 		rt.busy++;
-		REAL(pthread_join)(t->real, NULL);
+		REAL(pthread_join)(t->real, &t->retval); /* what it returned or passed to pthread_exit */
 		rt.busy--;
 		t->reaped = true;
 	}
@@ -238,7 +267,8 @@ RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 	struct rt_thread *self = rt_self;
 	if (!self)
 		return REAL(pthread_create)(th, attr, fn, arg);
-	return rt_thread_create(self, th, attr, fn, NULL, arg, RT_CALLER());
+	struct rt_thread *t = create_begin(self, attr, fn, NULL, arg, RT_CALLER());
+	return create_end(t, th, REAL(pthread_create)(&t->real, attr, trampoline, t));
 }
 
 RT_EXPORT int pthread_join(pthread_t th, void **ret)
