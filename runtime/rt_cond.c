@@ -103,6 +103,8 @@ int rt_cond_wake(struct rt_thread *self, pthread_cond_t *c, bool all, const void
 {
 	struct rt_obj *co = rt_obj_get(c, O_COND);
 	rt_point(self, all ? EV_COND_BROADCAST : EV_COND_SIGNAL, co->addr, co, 0, site);
+	if (!rt_obj_still(co, (uintptr_t)c)) /* destroyed meanwhile: reported */
+		co = rt_obj_get(c, O_COND);
 	struct rt_thread *waiters[RT_MAX_THREADS];
 	uint32_t n = 0;
 	for (int i = 0; i < rt.nthreads; i++) {

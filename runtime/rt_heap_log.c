@@ -63,8 +63,10 @@ void rt_heap_log_free(const void *p, size_t size, const void *site)
 	 * when the runtime looks up a symbol, stdio's) happens where the
 	 * library chooses, not always in the same process, and would make
 	 * two runs of one schedule print differently. */
-	if (p && rt_in_executable(site) && !rt_in_runtime_code(site))
+	if (p && rt_in_executable(site) && !rt_in_runtime_code(site)) {
 		add(p, size, true, site);
+		rt_obj_freed((uintptr_t)p, (uintptr_t)p + size); /* a mutex in it is gone too */
+	}
 }
 
 bool rt_heap_log_freed(uintptr_t addr, uint64_t step, struct rt_freed *out)

@@ -125,6 +125,7 @@ struct rt_obj {
 	uint32_t id;    /* 1, 2, ... per type in order of first touch */
 	uint8_t type;   /* enum rt_otype */
 	bool ready;     /* type-specific state has been initialised */
+	bool in_freed;  /* inside a block the program freed since (rt_obj_freed) */
 	union {
 		struct { /* O_MUTEX, O_SPIN */
 			struct rt_thread *owner; /* NULL when free */
@@ -633,6 +634,11 @@ RT_HIDDEN void rt_openmp_iteration_end(void);
 RT_HIDDEN struct rt_obj *rt_obj_get(const void *addr, enum rt_otype type);
 RT_HIDDEN struct rt_obj *rt_obj_find(const void *addr);
 RT_HIDDEN void rt_obj_forget(const void *addr);
+RT_HIDDEN void rt_obj_freed(uintptr_t lo, uintptr_t hi);
+/* Whether o, looked up for addr before a scheduling point, is still the
+ * object there (a use of freed memory is reported); if not, the caller
+ * looks addr up again, which reports a destroyed object. */
+RT_HIDDEN bool rt_obj_still(struct rt_obj *o, uintptr_t addr);
 RT_HIDDEN void rt_obj_reset_all(void);
 
 /* ---- rt_vars.c: variables for PCTVB (globals and heap allocation sites) */

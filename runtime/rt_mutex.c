@@ -28,9 +28,24 @@ static struct rt_obj *mutex_obj(pthread_mutex_t *m)
 	return o;
 }
 
+static struct rt_obj *spin_obj(pthread_spinlock_t *s);
+
+/* The object at addr after a scheduling point: other threads ran meanwhile
+ * and may have destroyed, re-initialised or freed it; looking it up again
+ * reports a misuse (rt_objects.c). */
+static struct rt_obj *again(struct rt_obj *o, uintptr_t addr, enum rt_otype type)
+{
+	if (rt_obj_still(o, addr))
+		return o;
+	return type == O_MUTEX ? mutex_obj((pthread_mutex_t *)addr)
+			       : spin_obj((pthread_spinlock_t *)addr);
+}
+
 static int acquire(struct rt_thread *self, struct rt_obj *o, enum rt_how how,
 		   const struct timespec *abs, const void *site)
 {
+	uintptr_t addr = o->addr;
+	enum rt_otype type = o->type;
 	if (o->mutex.owner == self) {
 		switch (o->mutex.kind) {
 		case PTHREAD_MUTEX_RECURSIVE:
@@ -48,6 +63,7 @@ static int acquire(struct rt_thread *self, struct rt_obj *o, enum rt_how how,
 	}
 	if (how == HOW_TRY) {
 		rt_point(self, EV_MUTEX_TRYLOCK, o->addr, o, 0, site);
+		o = again(o, addr, type);
 		if (o->mutex.owner)
 			return EBUSY;
 	} else {
@@ -59,6 +75,7 @@ static int acquire(struct rt_thread *self, struct rt_obj *o, enum rt_how how,
 		int r = rt_block(self, EV_MUTEX_LOCK, site);
 		if (r)
 			return r;
+		o = again(o, addr, type);
 	}
 	o->mutex.owner = self;
 	o->mutex.count = 1;
@@ -69,7 +86,9 @@ static int acquire(struct rt_thread *self, struct rt_obj *o, enum rt_how how,
 
 static int release(struct rt_thread *self, struct rt_obj *o, const void *site)
 {
+	uintptr_t addr = o->addr;
 	rt_point(self, EV_MUTEX_UNLOCK, o->addr, o, 0, site);
+	o = again(o, addr, (enum rt_otype)o->type);
 	if (o->mutex.owner != self) {
 		if (o->mutex.kind != PTHREAD_MUTEX_NORMAL)
 			return EPERM;

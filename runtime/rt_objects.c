@@ -91,10 +91,114 @@ static void check_address(const void *addr, enum rt_otype type)
 		rt_otype_names[type], addr);
 }
 
+/* ASan's, when it is linked (the ASan mode). */
+int __asan_address_is_poisoned(const volatile void *addr) __attribute__((weak));
+void __asan_report_error(void *pc, void *bp, void *sp, void *addr, int is_write,
+			 size_t size) __attribute__((weak));
+
+/* In the ASan mode, an object in memory ASan says is gone (freed, out of
+ * bounds) is ASan's report, made at the program's call as its own
+ * interceptors would: the model never touches the object's memory, so
+ * ASan would not see it otherwise. */
+static void check_addressable(const void *addr)
+{
+	if (!__asan_address_is_poisoned || !__asan_report_error ||
+	    !__asan_address_is_poisoned(addr))
+		return;
+	const char *entry;
+	const void *site = rt_program_caller(&entry);
+	__asan_report_error((void *)site, __builtin_frame_address(0), __builtin_frame_address(0),
+			    (void *)addr, 1, 1);
+}
+
+/* An object its program destroyed and did not initialise again: glibc
+ * marks a destroyed mutex (its kind -1) and condition variable (the wake
+ * request bit of __wrefs), and then fails or misbehaves on it. Read from
+ * the object itself, so memory reused for a new object initialised by
+ * assignment is no misuse. */
+static bool destroyed(const void *addr, enum rt_otype type)
+{
+	if (type == O_MUTEX)
+		return ((const pthread_mutex_t *)addr)->__data.__kind == -1;
+	if (type == O_COND)
+		return (((const pthread_cond_t *)addr)->__data.__wrefs & 4) != 0;
+	return false;
+}
+
+static void misuse(enum rt_otype type, const char *what)
+{
+	const char *entry;
+	const void *site = rt_program_caller(&entry);
+	/* No address: it differs from run to run, and the report must not. */
+	rt_fail(F_MISUSE, site, "%s on a %s %s", entry ? entry : "a call", what,
+		type == O_COND ? "condition variable" : rt_otype_names[type]);
+}
+
+/* The default mode's heap log says whether the block holding a marked
+ * object (rt_obj_freed) is still freed: then the call uses freed memory.
+ * A block allocated again since holds a new object, unmarked. */
+static void check_freed(struct rt_obj *o)
+{
+	struct rt_freed f;
+	o->in_freed = false;
+	if (!rt_heap_log_freed(o->addr, rt.step + 1, &f))
+		return;
+	const char *entry;
+	const void *site = rt_program_caller(&entry);
+	rt_fail(F_MISUSE, site, "%s on %s %c#%u, in a %lu-byte block T%d freed after step %llu",
+		entry ? entry : "a call", rt_otype_names[o->type], rt_otype_letters[o->type], o->id,
+		(unsigned long)f.size, f.tid, (unsigned long long)f.step);
+}
+
+bool rt_obj_still(struct rt_obj *o, uintptr_t addr)
+{
+	if (o->addr != addr)
+		return false;
+	if (o->in_freed)
+		check_freed(o);
+	return true;
+}
+
+/* A first touch in a block the program freed this execution (within the
+ * same bound as rt_obj_freed: the heap log is searched from its newest). */
+static void check_new_freed(const void *addr, enum rt_otype type)
+{
+	struct rt_freed f;
+	if (!rt_heap_log_freed((uintptr_t)addr, rt.step + 1, &f))
+		return;
+	const char *entry;
+	const void *site = rt_program_caller(&entry);
+	rt_fail(F_MISUSE, site, "%s on a %s in a %lu-byte block T%d freed after step %llu",
+		entry ? entry : "a call", rt_otype_names[type], (unsigned long)f.size, f.tid,
+		(unsigned long long)f.step);
+}
+
+/* A free of [lo, hi) by the program (default mode): the objects inside it
+ * are marked, and checked at their next use. A scan of this execution's
+ * objects, so only while they are few: beyond that a use of freed memory
+ * goes unreported, never misreported. */
+void rt_obj_freed(uintptr_t lo, uintptr_t hi)
+{
+	if (nobjs > 64)
+		return;
+	for (uint32_t i = 0; i < nobjs; i++) {
+		struct rt_obj *o = &chunks[i / CHUNK][i % CHUNK];
+		if (o->addr >= lo && o->addr < hi)
+			o->in_freed = true;
+	}
+}
+
 struct rt_obj *rt_obj_get(const void *addr, enum rt_otype type)
 {
 	check_address(addr, type);
+	check_addressable(addr);
 	struct rt_obj *o = rt_obj_find(addr);
+	if (o && o->in_freed)
+		check_freed(o);
+	if (!o && destroyed(addr, type))
+		misuse(type, "destroyed");
+	if (!o && nobjs < 64)
+		check_new_freed(addr, type);
 	if (o) {
 		if (o->type != type) {
 			/* Memory reused for another kind of object (e.g. freed
