@@ -155,6 +155,7 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	*th = t->real;
 	rt_changed();
 	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->slot, rt.step);
+	rt_roles_created(t);
 	return 0;
 }
 
