@@ -10,7 +10,8 @@
  * the same input gives the same roles in every process. */
 #include "rt_internal.h"
 
-/* Routines of this execution, by rank - 1, and what they did. */
+/* Routines of this execution, by rank (0 is the first thread, whose
+ * routine is main), how many threads each had, and the most events one took. */
 static const void *routine_fn[SF_EST_ROUTINES];
 static uint32_t routine_threads[SF_EST_ROUTINES];
 static uint32_t routine_events[SF_EST_ROUTINES];

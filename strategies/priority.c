@@ -9,7 +9,7 @@
  * only the threads that take a role have initial priorities (focus.c);
  * the others wait at SF_PRIO_DEFAULT, below every change point. The runtime
  * counts events and calls fire(); where change points fall is the kind's
- * business (pct.c, rpro.c, pctvb.c).
+ * business (pct.c, rpro.c, pctvb.c, focus.c).
  *
  * Departures, and why:
  * - Starvation guard (001 section 4; CHESS's fair scheduling): a thread
