@@ -244,13 +244,18 @@ static __attribute__((noinline)) void keep_frames(void)
 /* The explorer's default, when no strategy is pinned: every other schedule
  * a random walk (strongest on small programs), the rest rotating over the
  * strategies that each win on some kind of bug (strategy table in the
- * README): deeper bugs, deadlocks, corner variables. */
+ * README): deeper bugs, deadlocks, corner variables, many threads. */
 static const struct sf_spec portfolio[] = {
 	{ .kind = SF_KIND_PCT, .given = SF_SPEC_DEPTH, .depth = 2 },
+	/* Many threads: PCT over a few roles, one per start routine
+	 * (strategies/focus.c, docs/many-threads.md). */
+	{ .kind = SF_KIND_FOCUS, .given = SF_SPEC_DEPTH, .depth = 2 },
 	{ .kind = SF_KIND_PCT, .given = SF_SPEC_DEPTH, .depth = 3 },
+	{ .kind = SF_KIND_FOCUS, .given = SF_SPEC_DEPTH, .depth = 3 },
 	{ .kind = SF_KIND_RPRO, .given = SF_SPEC_DEPTH | SF_SPEC_RADIUS | SF_SPEC_FLAGS, .depth = 3,
 	  .radius = 20, .flags = SF_FLAG_LOCKS },
 	{ .kind = SF_KIND_PCTVB, .given = SF_SPEC_DEPTH | SF_SPEC_NVARS, .depth = 2, .nvars = 1 },
+	{ .kind = SF_KIND_FOCUS, .given = SF_SPEC_DEPTH, .depth = 4 },
 };
 
 /* The genome of schedule index made from seed: a plan of the pinned

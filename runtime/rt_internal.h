@@ -255,6 +255,13 @@ struct rt_thread {
 	uint64_t sig_waitset; /* W_SIGNAL: the signals that end the wait */
 	pid_t wait_pid;       /* W_CHILD: the child (or group, as waitpid says) */
 	sigset_t sig_mask;    /* its signal mask (rt_kill.c keeps it), first its creator's */
+	/* Who it is, for strategies with roles (rt_roles.c): its start
+	 * routine's rank in this execution (0 for the first thread), and the
+	 * events it executed; stream is 1 + the stream that counts them, 0
+	 * for none. */
+	uint32_t routine;
+	uint32_t events;
+	uint8_t stream;
 };
 
 /* ---- the execution ------------------------------------------------------ */
@@ -649,6 +656,11 @@ RT_HIDDEN void rt_vars_begin(void);
 RT_HIDDEN void rt_vars_access(struct rt_thread *self, uintptr_t addr);
 /* The execution's variables, for the explorer's estimates. */
 RT_HIDDEN void rt_vars_profile(struct sf_estimates *out);
+/* rt_roles.c: threads by start routine, for FOCUS's roles. */
+RT_HIDDEN void rt_roles_begin(struct rt_thread *t0);
+RT_HIDDEN void rt_roles_created(struct rt_thread *t);
+RT_HIDDEN void rt_roles_ended(const struct rt_thread *t);
+RT_HIDDEN void rt_roles_profile(struct sf_estimates *out);
 
 /* ---- rt_mutate.c: libFuzzer's custom mutator ---------------------------- */
 

@@ -547,6 +547,7 @@ static void publish_counts(enum rt_fail_kind fail)
 	r->seen.events = rt.step;
 	r->seen.locks = rt.locks;
 	rt_vars_profile(&r->seen);
+	rt_roles_profile(&r->seen);
 	rt_mutate_learn(&r->seen);
 }
 

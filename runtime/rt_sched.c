@@ -291,6 +291,10 @@ static RT_NOINLINE void count(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 		if (ev_is_memory[ev])
 			rt_vars_access(self, addr);
 		break;
+	case SF_COUNT_ROLES:
+		if (self->stream && self->events == rt.counting.next[self->stream - 1])
+			rt_fire(self->stream - 1, self->events, self);
+		break;
 	case SF_COUNT_NONE:
 		break;
 	}
@@ -332,6 +336,7 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 	e->flags = flags;
 	e->size = size;
 	self->site = site;
+	self->events++;
 	uint64_t v = rt_stable_site(site) ^ ((uint64_t)ev << 40) ^ ((uint64_t)self->tid << 48);
 	rt.fingerprint = (rt.fingerprint ^ v) * 0x100000001b3ull;
 	rt.locks += ev_is_lock[ev];
@@ -687,6 +692,7 @@ void rt_thread_started(struct rt_thread *self)
 void rt_thread_finish(struct rt_thread *self)
 {
 	record(self, EV_THREAD_EXIT, 0, NULL, 0, self->site);
+	rt_roles_ended(self);
 	self->state = T_FINISHED;
 	rt_release_slot(self); /* if it was detached */
 	self->hold_until = 0;
@@ -891,6 +897,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_memset(&rt.counting, 0, sizeof rt.counting);
 	if (rt.strat->counting)
 		rt.strat->counting(rt.sstate, &rt.counting);
+	rt_roles_begin(t0);
 	rt.locks = 0;
 	/* The systematic search needs every access in its log: a dependence
 	 * with an access it never saw is a reversal it never tries. PCTVB's

@@ -177,6 +177,7 @@ static int create_end(struct rt_thread *t, pthread_t *th, int r)
 	*th = t->real;
 	rt_changed();
 	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->slot, rt.step);
+	rt_roles_created(t);
 	return 0;
 }
 

@@ -43,7 +43,10 @@
 # (scripts/bench/afl_zoo.sh: afl_zoo_found, afl_zoo_replayed); the
 # systematic strategies over the zoo, DPOR, DPOR+HaPSet and ICB c=2 side by
 # side (scripts/bench/search.sh: executions to the first bug and in total,
-# search_found_*, search_complete_*, search_total_*); last the
+# search_found_*, search_complete_*, search_total_*); then the
+# scalable families (scripts/bench/families.sh, docs/many-threads.md):
+# schedules to the first bug at 2 to 100 threads, guided, unguided and
+# pct:d=3 side by side, families_*; last the
 # zoo benchmark (scripts/bench/zoo.sh): native stress, every strategy under
 # schedfuzz run, afl-fuzz and libFuzzer with and without coverage, N
 # trials each, into a results folder (CSV, report.md, PNG plots):
@@ -122,6 +125,11 @@ if [ $quick -eq 1 ]; then afl_seconds=60; else afl_seconds=300; fi
 "$top/scripts/bench/afl_zoo.sh" "$afl_seconds"
 if [ $quick -eq 1 ]; then search_budget=1000; else search_budget=5000; fi
 "$top/scripts/bench/search.sh" "$search_budget"
+if [ $quick -eq 1 ]; then
+	"$top/scripts/bench/families.sh" --quick
+else
+	"$top/scripts/bench/families.sh"
+fi
 if [ $quick -eq 1 ]; then
 	"$top/scripts/bench/zoo.sh" --trials 1 --budget 2000 --strategy "portfolio random" \
 		--native-runs 200 --family-budget 1000

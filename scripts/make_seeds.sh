@@ -28,6 +28,8 @@ make pct $(for d in 1 2 3 4 5; do for k in 100 1000 10000; do echo "pct:d=$d,k=$
 make rpro $(for d in 3 4 5; do echo "rpro:d=$d,r=5,k=100,locks rpro:d=$d,r=20,k=1000,locks rpro:d=$d,r=20,k=1000"; done)
 # PCTVB names no variable yet: "the first (second) variable to be shared".
 make pctvb pctvb:d=2,v=1 pctvb:d=3,v=1 pctvb:d=2,v=2 pctvb:d=3,v=2 pctvb:d=3,v=2,tb
+# FOCUS knows no routine yet: main and the first two start routines.
+make focus focus:d=2 focus:d=3 focus:d=4
 # Harnesses: a few genomes, each followed by harmless data of the harness's
 # own format (printf escapes). Finding the data that exposes a bug is the
 # fuzzer's work, as is finding the schedule.

@@ -13,6 +13,8 @@ enum sf_count sf_plan_counts(const struct sf_plan *plan)
 		return plan->flags & SF_FLAG_LOCKS ? SF_COUNT_LOCKS : SF_COUNT_EVENTS;
 	case SF_KIND_PCTVB:
 		return plan->depth < 2 ? SF_COUNT_NONE : SF_COUNT_VARS;
+	case SF_KIND_FOCUS:
+		return plan->depth < 2 ? SF_COUNT_NONE : SF_COUNT_ROLES;
 	default:
 		return SF_COUNT_NONE;
 	}
@@ -51,6 +53,9 @@ int sf_plan_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP])
 	case SF_KIND_PCTVB:
 		n = sf_pctvb_changes(plan, out);
 		break;
+	case SF_KIND_FOCUS:
+		n = sf_focus_changes(plan, out);
+		break;
 	default:
 		return 0;
 	}
@@ -77,6 +82,11 @@ sf_prio sf_prio_initial(const struct sf_plan *plan, int tid)
 {
 	uint8_t byte = tid < SF_PRIO_SLOTS ? plan->prio[tid] : (uint8_t)(seeded(plan, 0x100 + (uint64_t)tid) >> 56);
 	return key(byte, seeded(plan, (uint64_t)tid));
+}
+
+sf_prio sf_prio_role(const struct sf_plan *plan, int role)
+{
+	return key(plan->prio[role], seeded(plan, 0x20000 + (uint64_t)role));
 }
 
 sf_prio sf_prio_change(const struct sf_plan *plan, const struct sf_change *c)

@@ -25,6 +25,14 @@ void sf_estimates_merge(struct sf_estimates *into, const struct sf_estimates *ru
 			into->vars[j].accesses = r->accesses;
 		into->vars[j].shared |= r->shared;
 	}
+	for (uint32_t i = 0; i < run->nroutines && i < SF_EST_ROUTINES; i++) {
+		struct sf_routine_estimate *to = &into->routines[i];
+		const struct sf_routine_estimate *r = &run->routines[i];
+		to->threads = r->threads > to->threads ? r->threads : to->threads;
+		to->events = r->events > to->events ? r->events : to->events;
+	}
+	if (run->nroutines > into->nroutines)
+		into->nroutines = run->nroutines < SF_EST_ROUTINES ? run->nroutines : SF_EST_ROUTINES;
 }
 
 static uint32_t clamp_k(uint64_t k)
@@ -82,6 +90,64 @@ static void choose_variables(struct sf_plan *plan, const struct sf_estimates *es
 	plan->nvars = (uint8_t)n;
 }
 
+/* FOCUS's roles: the first thread of the program's main, then one thread
+ * per start routine (its copies are interchangeable: symmetry), then
+ * second and later copies while the depth asks for more threads than
+ * there are routines. Main runs first in half of the plans, so that every
+ * thread exists before the roles' races start (the common shape: main
+ * creates workers and joins them). Change points fall on the events of
+ * roles other than main, as main mostly creates and joins; one plan in
+ * four lets them fall on main's too. */
+static void choose_roles(struct sf_plan *plan, const struct sf_estimates *est, struct sf_rng *rng)
+{
+	struct sf_routine_estimate seen[SF_EST_ROUTINES];
+	uint32_t nr = est->nroutines < SF_EST_ROUTINES ? est->nroutines : SF_EST_ROUTINES;
+	for (uint32_t m = 0; m < nr; m++)
+		seen[m] = est->routines[m];
+	if (nr == 0) { /* nothing seen yet: main and two routines */
+		nr = 3;
+		for (uint32_t m = 0; m < nr; m++)
+			seen[m] = (struct sf_routine_estimate){ 1, SF_DEFAULT_ROLE_EVENTS };
+	}
+	int want = plan->depth + 1 < SF_MAX_VARS ? plan->depth + 1 : SF_MAX_VARS;
+	int n = 0;
+	plan->var[n] = sf_focus_role(0, 0);
+	plan->var_acc[n++] = seen[0].events ? seen[0].events : 1;
+	for (uint32_t inst = 0; inst < SF_FOCUS_INSTANCES && n < want; inst++) {
+		/* The routines with an instance inst, in random order. */
+		uint32_t pool[SF_EST_ROUTINES], npool = 0;
+		for (uint32_t m = 1; m < nr; m++)
+			if (seen[m].threads > inst)
+				pool[npool++] = m;
+		for (uint32_t i = 0; i < npool && n < want; i++) {
+			uint32_t j = i + sf_rng_below(rng, npool - i);
+			uint32_t m = pool[j];
+			pool[j] = pool[i];
+			plan->var[n] = sf_focus_role(m, inst);
+			plan->var_acc[n++] = seen[m].events ? seen[m].events : 1;
+		}
+	}
+	plan->nvars = (uint8_t)n;
+
+	for (int r = 0; r < n; r++)
+		plan->prio[r] = (uint8_t)sf_rng_next(rng);
+	if (sf_rng_below(rng, 2)) {
+		plan->prio[0] = 255;
+		for (int r = 1; r < n; r++)
+			plan->prio[r] %= 255;
+	}
+
+	uint64_t total = 0, skip = 0;
+	for (int r = 0; r < n; r++)
+		total += plan->var_acc[r];
+	if (n > 1 && sf_rng_below(rng, 4) != 0)
+		skip = plan->var_acc[0];
+	int ncp = plan->depth - 1;
+	distinct_below(rng, total - skip, plan->cp, ncp);
+	for (int i = 0; i < ncp; i++)
+		plan->cp[i] += (uint32_t)skip;
+}
+
 void sf_plan_generate(const struct sf_spec *given, const struct sf_estimates *est, uint64_t seed,
 		      struct sf_plan *plan)
 {
@@ -129,6 +195,9 @@ void sf_plan_generate(const struct sf_spec *given, const struct sf_estimates *es
 		distinct_below(&rng, total, plan->cp, ncp);
 		break;
 	}
+	case SF_KIND_FOCUS:
+		choose_roles(plan, est, &rng);
+		break;
 	default:
 		break;
 	}

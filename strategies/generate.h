@@ -22,12 +22,23 @@ struct sf_var_estimate {
 	uint8_t shared;
 };
 
+/* One start routine as seen in executions (FOCUS's roles): the most
+ * threads one execution created from it, and the most events one of them
+ * had. Index 0 is the thread that starts an execution. */
+#define SF_EST_ROUTINES SF_FOCUS_ROUTINES
+struct sf_routine_estimate {
+	uint32_t threads;
+	uint32_t events;
+};
+
 /* What executions so far have shown. Zero means "nothing seen yet". */
 struct sf_estimates {
 	uint64_t events; /* most events one execution had */
 	uint64_t locks;  /* most lock acquisitions one execution had */
 	uint32_t nvars;
 	struct sf_var_estimate vars[SF_EST_VARS];
+	uint32_t nroutines; /* routines seen, main included; at most SF_EST_ROUTINES */
+	struct sf_routine_estimate routines[SF_EST_ROUTINES];
 };
 
 /* k assumed when nothing has been seen. */
@@ -38,6 +49,9 @@ struct sf_estimates {
 /* Fold one execution's counts into the running estimate: maxima, and a
  * variable is shared once any execution shared it. */
 void sf_estimates_merge(struct sf_estimates *into, const struct sf_estimates *run);
+
+/* FOCUS's default estimate of one role's events, when nothing was seen. */
+#define SF_DEFAULT_ROLE_EVENTS 20
 
 /* A plan of the spec's kind (completed with defaults) drawn at random from
  * seed, following the papers' distributions: distinct change points

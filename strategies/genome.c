@@ -14,7 +14,7 @@
  *                encoder writes 1. It is there so that v2 can differ.
  *   1      1     kind: the byte modulo 16 indexes the table below; slots
  *                without a strategy yet decode as random (reserved).
- *                0 random walk, 1 explicit, 2 pct, 3 rpro, 4 pctvb
+ *                0 random walk, 1 explicit, 2 pct, 3 rpro, 4 pctvb, 5 focus
  *   2      1     depth d = 1 + byte % 8 (priority kinds)
  *   3      1     flags: bit 0 count lock acquisitions only (RPRO's deadlock
  *                mode), bit 1 thread bounding, bit 2 no spurious wakeups
@@ -38,9 +38,11 @@
  *   28     4*7   change point words: how each kind reads them is in
  *                pct.c, rpro.c and pctvb.c; only the first d-1 are used
  *   56     7     thread bounding: the priority key each change point gives
- *   63     1     v = 1 + byte % 4 (PCTVB)
- *   64     4*4   PCTVB variables (see SF_VAR_* in genome.h)
- *   80     4*4   PCTVB a_i: estimated accesses to variable i; 0 reads as 1
+ *   63     1     v = 1 + byte % 4 (PCTVB; FOCUS: the number of roles)
+ *   64     4*4   PCTVB variables (see SF_VAR_* in genome.h); FOCUS: roles,
+ *                byte 0 % 8 a start routine, byte 1 % 4 an instance
+ *   80     4*4   PCTVB a_i: estimated accesses to variable i; FOCUS:
+ *                estimated events of role i's thread; 0 reads as 1
  *   96     5*m   explicit: m decisions, each a 32-bit decision index then
  *                an 8-bit value. Sorted by index when written by the
  *                encoder; any order decodes (stale or repeated entries are
@@ -81,7 +83,8 @@ static const enum sf_kind kind_table[16] = {
 	[2] = SF_KIND_PCT,
 	[3] = SF_KIND_RPRO,
 	[4] = SF_KIND_PCTVB,
-	/* 5..15 reserved: random until their strategies exist */
+	[5] = SF_KIND_FOCUS,
+	/* 6..15 reserved: random until their strategies exist */
 };
 
 const char *sf_kind_name(enum sf_kind kind)
@@ -92,14 +95,31 @@ const char *sf_kind_name(enum sf_kind kind)
 		[SF_KIND_PCT] = "pct",
 		[SF_KIND_RPRO] = "rpro",
 		[SF_KIND_PCTVB] = "pctvb",
+		[SF_KIND_FOCUS] = "focus",
 	};
-	_Static_assert(SF_KIND_COUNT == 5, "name every kind");
+	_Static_assert(SF_KIND_COUNT == 6, "name every kind");
 	return kind < SF_KIND_COUNT ? names[kind] : "?";
 }
 
 bool sf_kind_has_priorities(enum sf_kind kind)
 {
-	return kind == SF_KIND_PCT || kind == SF_KIND_RPRO || kind == SF_KIND_PCTVB;
+	return kind == SF_KIND_PCT || kind == SF_KIND_RPRO || kind == SF_KIND_PCTVB ||
+	       kind == SF_KIND_FOCUS;
+}
+
+uint32_t sf_focus_role(uint32_t routine, uint32_t instance)
+{
+	return (routine % SF_FOCUS_ROUTINES) | (instance % SF_FOCUS_INSTANCES) << 8;
+}
+
+uint32_t sf_focus_routine(uint32_t role_word)
+{
+	return (role_word & 0xff) % SF_FOCUS_ROUTINES;
+}
+
+uint32_t sf_focus_instance(uint32_t role_word)
+{
+	return (role_word >> 8 & 0xff) % SF_FOCUS_INSTANCES;
 }
 
 static uint64_t load_le(const uint8_t *p, int n)

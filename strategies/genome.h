@@ -23,6 +23,7 @@ enum sf_kind {
 	SF_KIND_PCT,      /* priorities with d-1 change points over [1, k] */
 	SF_KIND_RPRO,     /* PCT whose change points lie within radius r of the first */
 	SF_KIND_PCTVB,    /* PCT whose change points are accesses to v chosen variables */
+	SF_KIND_FOCUS,    /* PCT over a few roles (start routine, instance); the rest in order */
 	SF_KIND_COUNT
 };
 
@@ -38,6 +39,16 @@ enum sf_kind {
  * variable to be touched by a second thread in this execution". */
 #define SF_VAR_HEAP 0x80000000u
 #define SF_VAR_AUTO_LIMIT 256u
+
+/* FOCUS: a role word (var[r]) names one thread by its start routine and
+ * the order it was created in among that routine's threads (focus.c).
+ * Routine 0 is the thread that started the execution; routine m >= 1 is
+ * the m-th distinct start routine a pthread_create named. */
+#define SF_FOCUS_ROUTINES 8  /* routine = byte 0 of the word % 8 */
+#define SF_FOCUS_INSTANCES 4 /* instance = byte 1 of the word % 4 */
+uint32_t sf_focus_role(uint32_t routine, uint32_t instance);
+uint32_t sf_focus_routine(uint32_t role_word);
+uint32_t sf_focus_instance(uint32_t role_word);
 
 /* "At the index-th decision of the execution, take value": a thread id for
  * a pick, an option number for a choice. Decisions are numbered over the
@@ -62,9 +73,10 @@ struct sf_plan {
 	uint8_t prio[SF_PRIO_SLOTS];  /* initial priority keys of threads 0..7 (higher runs first) */
 	uint32_t cp[SF_MAX_CP];       /* change point words; see each strategy for their reading */
 	uint8_t cp_key[SF_MAX_CP];    /* thread bounding: priority key a change point gives */
-	uint8_t nvars;                /* PCTVB's v, 1..SF_MAX_VARS */
-	uint32_t var[SF_MAX_VARS];    /* PCTVB: the variables */
-	uint32_t var_acc[SF_MAX_VARS]; /* PCTVB: a_i, estimated accesses per execution; >= 1 */
+	uint8_t nvars;                /* PCTVB's v, 1..SF_MAX_VARS; FOCUS: the number of roles */
+	uint32_t var[SF_MAX_VARS];    /* PCTVB: the variables; FOCUS: the roles */
+	uint32_t var_acc[SF_MAX_VARS]; /* PCTVB: a_i, estimated accesses per execution; >= 1;
+				       * FOCUS: estimated events of each role's thread */
 
 	/* Explicit decision lists. */
 	uint32_t ndecisions;

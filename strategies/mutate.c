@@ -18,6 +18,8 @@ static const struct sf_spec fresh_specs[] = {
 	{ .kind = SF_KIND_RPRO, .given = SF_SPEC_DEPTH | SF_SPEC_RADIUS, .depth = 4, .radius = 5 },
 	{ .kind = SF_KIND_PCTVB, .given = SF_SPEC_DEPTH | SF_SPEC_NVARS, .depth = 2, .nvars = 1 },
 	{ .kind = SF_KIND_PCTVB, .given = SF_SPEC_DEPTH | SF_SPEC_NVARS, .depth = 3, .nvars = 2 },
+	{ .kind = SF_KIND_FOCUS, .given = SF_SPEC_DEPTH, .depth = 2 },
+	{ .kind = SF_KIND_FOCUS, .given = SF_SPEC_DEPTH, .depth = 3 },
 };
 #define NFRESH (sizeof fresh_specs / sizeof fresh_specs[0])
 
@@ -29,12 +31,12 @@ static uint64_t seen_k(const struct sf_plan *p, const struct sf_estimates *est)
 	return (p->flags & SF_FLAG_LOCKS) ? est->locks : est->events;
 }
 
-/* The range change point i is read modulo (pct.c, rpro.c, pctvb.c). */
+/* The range change point i is read modulo (pct.c, rpro.c, pctvb.c, focus.c). */
 static uint64_t cp_range(const struct sf_plan *p, int i)
 {
 	if (p->kind == SF_KIND_RPRO && i > 0)
 		return 2ull * p->radius;
-	if (p->kind == SF_KIND_PCTVB) {
+	if (p->kind == SF_KIND_PCTVB || p->kind == SF_KIND_FOCUS) {
 		uint64_t total = 0;
 		for (int v = 0; v < p->nvars; v++)
 			total += p->var_acc[v];
@@ -65,6 +67,15 @@ static void rescale(struct sf_plan *p, const struct sf_estimates *est, struct sf
 			for (uint32_t j = 0; j < est->nvars; j++)
 				if (est->vars[j].id == p->var[v] && est->vars[j].accesses)
 					p->var_acc[v] = est->vars[j].accesses;
+		return;
+	}
+	if (p->kind == SF_KIND_FOCUS) {
+		/* Its scale is each role's event count (focus.c). */
+		for (int r = 0; r < p->nvars; r++) {
+			uint32_t m = sf_focus_routine(p->var[r]);
+			if (m < est->nroutines && est->routines[m].events)
+				p->var_acc[r] = est->routines[m].events;
+		}
 		return;
 	}
 	uint64_t k = seen_k(p, est);

@@ -2,7 +2,8 @@
  * report and by `schedfuzz show`. It shows what the strategy will do, not
  * the raw words: change points as the events where they fire, priorities
  * of threads 0..7 as ranks (7 runs first). For example
- *   pct d=3 k=1000 cp=[113,870] prio=[2,0,1,7,6,5,4,3] seed=0x2a */
+ *   pct d=3 k=1000 cp=[113,870] prio=[2,0,1,7,6,5,4,3] seed=0x2a
+ *   focus d=2 roles=[main/200,r1#0/9,r2#0/6] cp=[r1#0:5] prio=[2,1,0] seed=0x2a */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +35,29 @@ static void put_var(struct out *o, uint32_t var)
 		put(o, "global@0x%" PRIx32, var);
 }
 
+/* A FOCUS role: "main" or "r2#1", the second thread of routine 2. */
+static void put_role(struct out *o, uint32_t word)
+{
+	uint32_t m = sf_focus_routine(word), i = sf_focus_instance(word);
+	if (m == 0 && i == 0)
+		put(o, "main");
+	else
+		put(o, "r%" PRIu32 "#%" PRIu32, m, i);
+}
+
+/* FOCUS: the roles' priorities as ranks (nroles-1 runs first). */
+static void put_role_priorities(struct out *o, const struct sf_plan *plan)
+{
+	put(o, " prio=[");
+	for (int r = 0; r < plan->nvars; r++) {
+		int rank = 0;
+		for (int u = 0; u < plan->nvars; u++)
+			rank += sf_prio_role(plan, u) < sf_prio_role(plan, r);
+		put(o, "%s%d", r ? "," : "", rank);
+	}
+	put(o, "]");
+}
+
 static void put_priorities(struct out *o, const struct sf_plan *plan)
 {
 	sf_prio p[SF_PRIO_SLOTS];
@@ -59,6 +83,9 @@ static void put_changes(struct out *o, const struct sf_plan *plan)
 		if (plan->kind == SF_KIND_PCTVB) {
 			put_var(o, plan->var[c[i].stream]);
 			put(o, "#");
+		} else if (plan->kind == SF_KIND_FOCUS) {
+			put_role(o, plan->var[c[i].stream]);
+			put(o, ":");
 		}
 		put(o, "%" PRIu64, c[i].at);
 	}
@@ -106,6 +133,18 @@ int sf_plan_format(const struct sf_plan *plan, char *buf, size_t cap)
 		}
 		put_changes(&o, plan);
 		put_priorities(&o, plan);
+		put(&o, " seed=0x%" PRIx64, plan->seed);
+		break;
+	case SF_KIND_FOCUS:
+		put(&o, " d=%u roles=[", plan->depth);
+		for (int r = 0; r < plan->nvars; r++) {
+			put(&o, "%s", r ? "," : "");
+			put_role(&o, plan->var[r]);
+			put(&o, "/%" PRIu32, plan->var_acc[r]);
+		}
+		put(&o, "]");
+		put_changes(&o, plan);
+		put_role_priorities(&o, plan);
 		put(&o, " seed=0x%" PRIx64, plan->seed);
 		break;
 	case SF_KIND_COUNT:

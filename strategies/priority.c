@@ -5,9 +5,11 @@
  * runs. Initial priorities come from one random permutation (changes.c);
  * when a change point fires, the thread that executed the event takes the
  * change point's priority: PCT's value i, below every initial priority, or
- * with thread bounding the next element of the permutation. The runtime
+ * with thread bounding the next element of the permutation. Under FOCUS
+ * only the threads that take a role have initial priorities (focus.c);
+ * the others wait at SF_PRIO_DEFAULT, below every change point. The runtime
  * counts events and calls fire(); where change points fall is the kind's
- * business (pct.c, rpro.c, pctvb.c).
+ * business (pct.c, rpro.c, pctvb.c, focus.c).
  *
  * Departures, and why:
  * - Starvation guard (001 section 4; CHESS's fair scheduling): a thread
@@ -35,6 +37,7 @@ struct priority_state {
 	int ncp;
 	int cursor[SF_MAX_VARS]; /* per stream: its first change point not yet fired */
 	sf_prio prio[STRAT_MAX_THREADS];
+	int role_tid[SF_MAX_VARS]; /* FOCUS: the thread each role bound to, -1 for none yet */
 	sf_prio floor; /* the priority given to the last starving thread (< 0) */
 };
 
@@ -60,7 +63,9 @@ static void pr_begin(void *state, const struct sf_plan *plan)
 			i++;
 		ps->cursor[s] = i;
 	}
-	ps->prio[0] = sf_prio_initial(plan, 0);
+	for (int r = 0; r < SF_MAX_VARS; r++)
+		ps->role_tid[r] = -1;
+	ps->prio[0] = plan->kind == SF_KIND_FOCUS ? SF_PRIO_DEFAULT : sf_prio_initial(plan, 0);
 	ps->floor = 0;
 }
 
@@ -102,7 +107,8 @@ static void pr_note(void *state, enum strat_note what, int tid, uint64_t step)
 		return;
 	switch (what) {
 	case STRAT_NOTE_THREAD_CREATED:
-		ps->prio[tid] = sf_prio_initial(ps->plan, tid);
+		ps->prio[tid] = ps->plan->kind == SF_KIND_FOCUS ? SF_PRIO_DEFAULT
+							       : sf_prio_initial(ps->plan, tid);
 		break;
 	case STRAT_NOTE_STARVING:
 		ps->prio[tid] = --ps->floor;
@@ -126,7 +132,7 @@ static void pr_counting(void *state, struct strat_counting *c)
 	c->what = sf_plan_counts(plan);
 	if (c->what == SF_COUNT_NONE)
 		return;
-	c->nstreams = c->what == SF_COUNT_VARS ? plan->nvars : 1;
+	c->nstreams = c->what == SF_COUNT_VARS || c->what == SF_COUNT_ROLES ? plan->nvars : 1;
 	for (int s = 0; s < c->nstreams; s++) {
 		c->var[s] = plan->var[s];
 		c->next[s] = next_of(ps, s);
@@ -147,6 +153,23 @@ static uint64_t pr_fire(void *state, int stream, uint64_t count, int tid)
 	return next_of(ps, stream);
 }
 
+static int pr_spawned(void *state, int tid, uint32_t routine, uint32_t instance)
+{
+	struct priority_state *ps = state;
+	const struct sf_plan *plan = ps->plan;
+	if (plan->kind != SF_KIND_FOCUS || tid < 0 || tid >= STRAT_MAX_THREADS)
+		return -1;
+	for (int r = 0; r < plan->nvars; r++) {
+		if (ps->role_tid[r] >= 0 || sf_focus_routine(plan->var[r]) != routine ||
+		    sf_focus_instance(plan->var[r]) != instance)
+			continue;
+		ps->role_tid[r] = tid;
+		ps->prio[tid] = sf_prio_role(plan, r);
+		return r;
+	}
+	return -1;
+}
+
 const struct strat_methods strat_priority = {
 	.name = "priority",
 	.create = pr_create,
@@ -157,4 +180,5 @@ const struct strat_methods strat_priority = {
 	.note = pr_note,
 	.counting = pr_counting,
 	.fire = pr_fire,
+	.spawned = pr_spawned,
 };

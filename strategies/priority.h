@@ -19,6 +19,7 @@ enum sf_count {
 	SF_COUNT_EVENTS, /* every event at a scheduling point */
 	SF_COUNT_LOCKS,  /* lock acquisitions only (RPRO's deadlock mode) */
 	SF_COUNT_VARS,   /* accesses to each chosen variable, one count each */
+	SF_COUNT_ROLES,  /* events of each role's thread, one count each (FOCUS) */
 };
 
 /* One change point: after the at-th counted event of its stream (1-based)
@@ -47,11 +48,17 @@ void sf_changes_sort(struct sf_change *c, int n);
 int sf_pct_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP]);
 int sf_rpro_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP]);
 int sf_pctvb_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP]);
+int sf_focus_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP]);
 
 /* Thread tid's initial priority: distinct for every tid, uniformly random
  * relative order when the genome bytes are random (one permutation,
  * Lemma 4.1). */
 sf_prio sf_prio_initial(const struct sf_plan *plan, int tid);
+/* FOCUS: the priority of role r's thread. Threads without a role have
+ * SF_PRIO_DEFAULT: below every change point label, ties going to the
+ * thread created first. */
+sf_prio sf_prio_role(const struct sf_plan *plan, int role);
+#define SF_PRIO_DEFAULT ((sf_prio)0)
 /* The priority a change point gives: its label, or with thread bounding
  * the next element of the same permutation (a "thread fragment"). */
 sf_prio sf_prio_change(const struct sf_plan *plan, const struct sf_change *c);

@@ -41,7 +41,7 @@ bool sf_spec_parse(const char *text, struct sf_spec *spec, char *err, size_t err
 	}
 	if (kind < 0)
 		return fail(err, errcap,
-			    "unknown strategy '%.*s' (random, explicit, pct, rpro, pctvb; "
+			    "unknown strategy '%.*s' (random, explicit, pct, rpro, pctvb, focus; "
 			    "systematic, for run only: dfs, icb, dpor, dpor+hapset)",
 			    text,
 			    (int)klen);
@@ -79,19 +79,20 @@ bool sf_spec_parse(const char *text, struct sf_spec *spec, char *err, size_t err
 					    val, (int)vlen);
 			spec->nvars = (uint8_t)v;
 			spec->given |= SF_SPEC_NVARS;
-		} else if (IS("k") && val && spec->kind != SF_KIND_PCTVB) {
+		} else if (IS("k") && val && spec->kind != SF_KIND_PCTVB && spec->kind != SF_KIND_FOCUS) {
 			if (!number(val, vlen, 1, UINT32_MAX, &v))
 				return fail(err, errcap, "k=%.*s: k is a number from 1 to 4294967295", val,
 					    (int)vlen);
 			spec->k = (uint32_t)v;
 			spec->given |= SF_SPEC_K;
-		} else if (IS("locks") && !val && spec->kind != SF_KIND_PCTVB) {
+		} else if (IS("locks") && !val && spec->kind != SF_KIND_PCTVB &&
+			   spec->kind != SF_KIND_FOCUS) {
 			spec->flags |= SF_FLAG_LOCKS;
 			spec->given |= SF_SPEC_FLAGS;
-		} else if (IS("tb") && !val) {
+		} else if (IS("tb") && !val && spec->kind != SF_KIND_FOCUS) {
 			spec->flags |= SF_FLAG_TB;
 			spec->given |= SF_SPEC_FLAGS;
-		} else if (IS("notb") && !val) {
+		} else if (IS("notb") && !val && spec->kind != SF_KIND_FOCUS) {
 			spec->flags &= (uint8_t)~SF_FLAG_TB;
 			spec->given |= SF_SPEC_FLAGS;
 		} else {

@@ -9,8 +9,9 @@ const struct strat_methods *strat_for_kind(enum sf_kind kind)
 		[SF_KIND_PCT] = &strat_priority,
 		[SF_KIND_RPRO] = &strat_priority,
 		[SF_KIND_PCTVB] = &strat_priority,
+		[SF_KIND_FOCUS] = &strat_priority,
 	};
-	_Static_assert(SF_KIND_COUNT == 5, "every kind has a strategy");
+	_Static_assert(SF_KIND_COUNT == 6, "every kind has a strategy");
 	return kind < SF_KIND_COUNT ? table[kind] : &strat_random_walk;
 }
 

@@ -78,6 +78,13 @@ struct strat_methods {
 	 * stream's next firing count, 0 for never. */
 	void (*counting)(void *state, struct strat_counting *c);
 	uint64_t (*fire)(void *state, int stream, uint64_t count, int tid);
+	/* Who a thread is, for strategies that tell threads apart by where
+	 * they come from (NULL for the others): tid runs the routine-th
+	 * distinct start routine of this execution (0: the thread that
+	 * started it, told at begin), and is the instance-th thread created
+	 * from it. Returns the stream that counts tid's events under
+	 * SF_COUNT_ROLES, or -1 when its events count toward nothing. */
+	int (*spawned)(void *state, int tid, uint32_t routine, uint32_t instance);
 };
 
 extern const struct strat_methods strat_random_walk;

@@ -91,9 +91,9 @@ static void random_bytes_always_decode(void **state)
 		struct sf_change c[SF_MAX_CP];
 		int nc = sf_plan_changes(&p, c);
 		assert_true(nc == (sf_kind_has_priorities(p.kind) ? p.depth - 1 : 0));
+		bool per_stream = p.kind == SF_KIND_PCTVB || p.kind == SF_KIND_FOCUS;
 		for (int j = 0; j < nc; j++)
-			assert_true(c[j].at >= 1 &&
-				    (p.kind == SF_KIND_PCTVB ? c[j].at <= p.var_acc[c[j].stream] : c[j].at <= p.k));
+			assert_true(c[j].at >= 1 && c[j].at <= (per_stream ? p.var_acc[c[j].stream] : p.k));
 
 		for (uint32_t j = 0; j < p.ndecisions; j++)
 			d[j] = sf_plan_decision(&p, j);
@@ -141,6 +141,49 @@ static void random_plan_round_trips(void **state)
 	char text[128];
 	sf_plan_format(&q, text, sizeof text);
 	assert_string_equal(text, "random seed=0x123456789abcdef");
+}
+
+/* FOCUS plans made from what executions showed: main, then one thread per
+ * start routine, then second copies; change points on roles other than
+ * main in most plans; and the plan survives encoding. */
+static void generated_focus_plans_take_one_role_per_routine(void **state)
+{
+	struct sf_estimates est = { .nroutines = 3 };
+	est.routines[0] = (struct sf_routine_estimate){ 1, 300 };
+	est.routines[1] = (struct sf_routine_estimate){ 99, 9 };
+	est.routines[2] = (struct sf_routine_estimate){ 1, 6 };
+	struct sf_spec spec;
+	char err[128];
+	assert_true(sf_spec_parse("focus:d=3", &spec, err, sizeof err));
+	assert_false(sf_spec_parse("focus:k=10", &spec, err, sizeof err));
+	assert_true(sf_spec_parse("focus:d=3", &spec, err, sizeof err));
+	int on_main = 0;
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		struct sf_plan p;
+		sf_plan_generate(&spec, &est, seed, &p);
+		assert_int_equal(p.kind, SF_KIND_FOCUS);
+		assert_int_equal(p.nvars, 4);
+		assert_int_equal(p.var[0], sf_focus_role(0, 0));
+		assert_int_equal(p.var_acc[0], 300);
+		/* Routines 1 and 2 each once, then the second copy of routine 1. */
+		assert_true((p.var[1] == sf_focus_role(1, 0) && p.var[2] == sf_focus_role(2, 0)) ||
+			    (p.var[1] == sf_focus_role(2, 0) && p.var[2] == sf_focus_role(1, 0)));
+		assert_int_equal(p.var[3], sf_focus_role(1, 1));
+		struct sf_change c[SF_MAX_CP];
+		assert_int_equal(sf_plan_changes(&p, c), 2);
+		on_main += c[0].stream == 0 || c[1].stream == 0;
+
+		uint8_t buf[SF_GENOME_HEADER];
+		sf_genome_encode(&p, NULL, 0, buf, sizeof buf);
+		struct sf_plan q;
+		sf_genome_decode(buf, sizeof buf, &q);
+		char a[512], b[512];
+		sf_plan_format(&p, a, sizeof a);
+		sf_plan_format(&q, b, sizeof b);
+		assert_string_equal(a, b);
+		assert_non_null(strstr(a, "focus d=3 roles=[main/300,"));
+	}
+	assert_true(on_main > 0 && on_main < 100);
 }
 
 /* The spurious-wakeup setting travels with the input, whatever the kind. */
@@ -378,6 +421,7 @@ int main(void)
 		cmocka_unit_test(random_bytes_always_decode),
 		cmocka_unit_test(one_byte_changes_one_parameter),
 		cmocka_unit_test(random_plan_round_trips),
+		cmocka_unit_test(generated_focus_plans_take_one_role_per_routine),
 		cmocka_unit_test(explicit_plan_round_trips_and_leaves_the_rest),
 		cmocka_unit_test(nospurious_flag_round_trips),
 		cmocka_unit_test(a_short_decision_list_is_clipped),

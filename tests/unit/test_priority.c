@@ -9,6 +9,7 @@
  * against the bound with k and n of the stream, and the sample sizes put
  * the expected count several standard deviations above the bound's. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,7 +21,7 @@
 #include "generate.h"
 #include "strategy.h"
 
-#define SIM_THREADS 4
+#define SIM_THREADS 16
 #define SIM_EVENTS 64
 #define NO_VAR 0xff
 
@@ -31,6 +32,7 @@ struct sim_prog {
 	int len[SIM_THREADS];
 	uint8_t lock[SIM_THREADS][SIM_EVENTS];
 	uint8_t var[SIM_THREADS][SIM_EVENTS];
+	uint8_t routine[SIM_THREADS], instance[SIM_THREADS]; /* FOCUS's roles */
 };
 
 /* Where each event fell in the run: 1-based global positions. */
@@ -50,6 +52,9 @@ static void simulate(const struct sim_prog *p, const struct sf_plan *plan, void 
 	m->begin(state, plan);
 	for (int t = 1; t < p->n; t++)
 		m->note(state, STRAT_NOTE_THREAD_CREATED, t, 0);
+	int stream[SIM_THREADS];
+	for (int t = 0; t < p->n; t++)
+		stream[t] = m->spawned ? m->spawned(state, t, p->routine[t], p->instance[t]) : -1;
 	struct strat_counting c = { 0 };
 	if (m->counting)
 		m->counting(state, &c);
@@ -87,6 +92,10 @@ static void simulate(const struct sim_prog *p, const struct sf_plan *plan, void 
 			for (int s = 0; s < c.nstreams; s++)
 				if (c.var[s] == var_id(p->var[t][e]) && acc[p->var[t][e]] == c.next[s])
 					c.next[s] = m->fire(state, s, acc[p->var[t][e]], t);
+			break;
+		case SF_COUNT_ROLES:
+			if (stream[t] >= 0 && (uint64_t)pc[t] == c.next[stream[t]])
+				c.next[stream[t]] = m->fire(state, stream[t], (uint64_t)pc[t], t);
 			break;
 		case SF_COUNT_NONE:
 			break;
@@ -180,6 +189,62 @@ static int four_constraints(const struct sim_run *r)
 	       r->pos[0][10] < r->pos[1][2] && r->pos[1][2] < r->pos[0][11];
 }
 
+/* A two-stage race: thread 0 is main, 1..n-2 are writers (one start
+ * routine) of six events, n-1 the reader (another) of three. The reader's
+ * first event must fall after some writer's third event and before any
+ * writer's fifth. */
+static int two_stage(const struct sim_run *r, int n)
+{
+	bool after_some = false;
+	for (int w = 1; w < n - 1; w++) {
+		after_some |= r->pos[w][2] < r->pos[n - 1][0];
+		if (r->pos[w][4] < r->pos[n - 1][0])
+			return 0;
+	}
+	return after_some;
+}
+static int two_stage_4(const struct sim_run *r)
+{
+	return two_stage(r, 4);
+}
+static int two_stage_16(const struct sim_run *r)
+{
+	return two_stage(r, 16);
+}
+
+static void two_stage_prog(struct sim_prog *p, struct sf_estimates *est, int n)
+{
+	uniform(p, n, 6);
+	p->len[0] = 2;
+	p->len[n - 1] = 3;
+	for (int t = 1; t < n; t++) {
+		p->routine[t] = t < n - 1 ? 1 : 2;
+		p->instance[t] = t < n - 1 ? (uint8_t)(t - 1) : 0;
+	}
+	*est = (struct sf_estimates){ .events = 2 + 6 * (uint64_t)(n - 2) + 3, .nroutines = 3 };
+	est->routines[0] = (struct sf_routine_estimate){ 1, 2 };
+	est->routines[1] = (struct sf_routine_estimate){ (uint32_t)n - 2, 6 };
+	est->routines[2] = (struct sf_routine_estimate){ 1, 3 };
+}
+
+/* FOCUS spends its priorities on one writer and the reader, and counts
+ * only their events: its rate holds as writers are added, where PCT's
+ * falls with n and k. */
+static void focus_keeps_its_rate_as_threads_grow(void **state)
+{
+	struct sim_prog p4, p16;
+	struct sf_estimates e4, e16;
+	two_stage_prog(&p4, &e4, 4);
+	two_stage_prog(&p16, &e16, 16);
+	long n = 20000;
+	long f4 = hits(&p4, "focus:d=2", &e4, two_stage_4, n);
+	long f16 = hits(&p16, "focus:d=2", &e16, two_stage_16, n);
+	long pct16 = hits(&p16, "pct:d=2", &e16, two_stage_16, n);
+	assert_true(f4 > n / 50);
+	assert_true(f16 * 2 > f4);
+	assert_true(f16 > 4 * pct16);
+}
+
 static void rpro_beats_pct_on_a_small_radius(void **state)
 {
 	struct sim_prog p;
@@ -258,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pct_meets_its_bound_at_depths_1_2_3),
 		cmocka_unit_test(rpro_beats_pct_on_a_small_radius),
+		cmocka_unit_test(focus_keeps_its_rate_as_threads_grow),
 		cmocka_unit_test(pctvb_beats_pct_on_a_corner_variable),
 		cmocka_unit_test(starving_threads_drop_below_everyone),
 	};
