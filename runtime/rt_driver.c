@@ -72,6 +72,7 @@ char **rt_main_argv;
 int __real_main(int argc, char **argv, char **envp);
 extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
 extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
+extern void *__afl_cmp_map __attribute__((weak)); /* AFL++'s CmpLog, when linked */
 extern int __real_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) __attribute__((weak));
 extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 /* Defined by libFuzzer only: tells its main from the other engines'. */
@@ -138,6 +139,11 @@ void rt_init(void)
 	if (__start___sancov_cntrs && __stop___sancov_cntrs > __start___sancov_cntrs) {
 		rt.unwatched_lo = (uintptr_t)__start___sancov_cntrs;
 		rt.unwatched_size = (uintptr_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
+	} else if (&__afl_cmp_map) {
+		/* AFL++'s CmpLog pass, which runs before TSan's, reads its map
+		 * pointer before every comparison it logs: not the program's. */
+		rt.unwatched_lo = (uintptr_t)&__afl_cmp_map;
+		rt.unwatched_size = sizeof __afl_cmp_map;
 	}
 
 	static struct rt_result local_result;
