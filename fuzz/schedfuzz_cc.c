@@ -58,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #ifndef SCHEDFUZZ_DEFAULT_CLANG
@@ -260,6 +261,37 @@ static bool link_afl_runtime(struct cmd *c)
 	return true;
 }
 
+/* AFL++'s compiler wrappers (afl-clang-fast, afl-cc, ...), which run clang
+ * with AFL++'s own passes. */
+static bool is_afl_compiler(const char *compiler)
+{
+	const char *base = strrchr(compiler, '/');
+	return !strncmp(base ? base + 1 : compiler, "afl-", 4);
+}
+
+/* AFL++'s wrappers make the edges with a pass of their own that writes the
+ * map inline, and take -fsanitize-coverage= off the command line. Both go
+ * against us: the TSan pass runs after theirs, so every edge became two or
+ * three memory accesses (scheduling points and interleaving features on
+ * AFL++'s map and guards), and the ASan mode lost trace-loads,trace-stores,
+ * so no memory access was a scheduling point. In their llvmnative mode
+ * they keep the flag and ask clang's own SanitizerCoverage for the edges,
+ * one call each, which the TSan pass leaves alone; CmpLog and laf-intel
+ * work the same in it. */
+static void afl_native_edges(const char *compiler)
+{
+	if (!is_afl_compiler(compiler))
+		return;
+	const char *mode = getenv("AFL_LLVM_INSTRUMENT");
+	if (mode && (!strncasecmp(mode, "llvmnative", 10) || !strncasecmp(mode, "llvm-native", 11)))
+		return;
+	if (mode && *mode)
+		fprintf(stderr, "schedfuzz-cc: AFL_LLVM_INSTRUMENT=%s replaced by llvmnative: AFL++'s "
+				"own edge passes hide or disturb schedfuzz's instrumentation\n",
+			mode);
+	setenv("AFL_LLVM_INSTRUMENT", "llvmnative", 1);
+}
+
 /* The wrapper's own options: clang's --help and --version pass through
  * (build systems ask the compiler for them), so ours have names of their own. */
 static bool own_option(const char *a, const char *self, const char *compiler)
@@ -302,13 +334,14 @@ int main(int argc, char **argv)
 
 	/* As a CMake compiler or linker launcher (schedfuzz_add_harness):
 	 * "--launch=ENGINE COMPILER ARGS...". The project's compiler says C
-	 * or C++; it is used itself only if it is a clang. */
+	 * or C++; it is used itself only if it is a clang (or AFL++'s
+	 * afl-clang-fast). */
 	if (argc >= 3 && !strncmp(argv[1], "--launch", 8)) {
 		if (argv[1][8] == '=')
 			setenv("SCHEDFUZZ_ENGINE", argv[1] + 9, 1);
 		char *given = strdup(argv[2]), *base = basename(given);
 		cxx = strstr(base, "++") != NULL;
-		if (!strncmp(base, "clang", 5))
+		if (!strncmp(base, "clang", 5) || !strncmp(base, "afl-clang", 9))
 			compiler = argv[2];
 		else if (cxx != (strstr(basename(argv[0]), "++") != NULL))
 			compiler = cxx ? SCHEDFUZZ_DEFAULT_CLANGXX : SCHEDFUZZ_DEFAULT_CLANG;
@@ -406,6 +439,7 @@ int main(int argc, char **argv)
 
 	if (!info_only && has_input) {
 		push(&c, "-Wno-unused-command-line-argument");
+		afl_native_edges(compiler);
 		if (asan) {
 			/* The TSan pass, past the driver's check, for atomics and
 			 * function entries only: the driver refuses the two together

@@ -28,7 +28,8 @@
  *   SCHEDFUZZ_MEMORY=0     memory accesses are not scheduling points
  *   SCHEDFUZZ_MEMORY=2     every access is one, private ones too (default 1:
  *                          only accesses to memory threads share, docs/cost.md)
- *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU
+ *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU (the default
+ *                          when AFL_NO_AFFINITY is set; SCHEDFUZZ_PIN=1 pins)
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
@@ -73,6 +74,7 @@ char **rt_main_argv;
 int __real_main(int argc, char **argv, char **envp);
 extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
 extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
+extern void *__afl_cmp_map __attribute__((weak)); /* AFL++'s CmpLog, when linked */
 extern int __real_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) __attribute__((weak));
 extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 /* Defined by libFuzzer only: tells its main from the other engines'. */
@@ -139,6 +141,11 @@ void rt_init(void)
 	if (__start___sancov_cntrs && __stop___sancov_cntrs > __start___sancov_cntrs) {
 		rt.unwatched_lo = (uintptr_t)__start___sancov_cntrs;
 		rt.unwatched_size = (uintptr_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
+	} else if (&__afl_cmp_map) {
+		/* AFL++'s CmpLog pass, which runs before TSan's, reads its map
+		 * pointer before every comparison it logs: not the program's. */
+		rt.unwatched_lo = (uintptr_t)&__afl_cmp_map;
+		rt.unwatched_size = sizeof __afl_cmp_map;
 	}
 
 	static struct rt_result local_result;
@@ -151,7 +158,11 @@ void rt_init(void)
 	rt.cfg.timeout_ms = rt_env_u64("SCHEDFUZZ_TIMEOUT", RT_DEFAULT_TIMEOUT_S) * 1000;
 	rt.cfg.memory_points = rt_env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
 	rt.cfg.memory_all = rt_env_u64("SCHEDFUZZ_MEMORY", 1) >= 2;
-	rt.cfg.pin = rt_env_u64("SCHEDFUZZ_PIN", 1) != 0;
+	/* AFL_NO_AFFINITY (afl-fuzz passes its environment on): the user
+	 * asked for no binding, and a pinned target would look like a
+	 * CPU-locked task to the free-core scan of every afl-fuzz started
+	 * after it (docs/engines.md). */
+	rt.cfg.pin = rt_env_u64("SCHEDFUZZ_PIN", getenv("AFL_NO_AFFINITY") ? 0 : 1) != 0;
 	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = rt_env_str("SCHEDFUZZ_INPUT");
 	rt.cfg.trace_path = rt_env_str("SCHEDFUZZ_TRACE");

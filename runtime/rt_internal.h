@@ -386,7 +386,8 @@ struct rt_state {
 	uintptr_t exe_lo, exe_hi; /* its mapped image: where globals live */
 	/* Memory that is never the program's own shared state: libFuzzer's
 	 * inline edge counters, which -fsanitize=fuzzer adds and TSan then
-	 * instruments. Accesses there are neither scheduling points nor events. */
+	 * instruments (or AFL++'s CmpLog map pointer, rt_driver.c). Accesses
+	 * there are neither scheduling points nor events. */
 	uintptr_t unwatched_lo, unwatched_size;
 	/* Code whose memcpy, memmove and memset calls are not the program's
 	 * accesses: an uninstrumented runtime's own bookkeeping (libomp's,

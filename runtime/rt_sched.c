@@ -808,6 +808,19 @@ static void main_stack_top(struct rt_thread *t)
 	fclose(f);
 }
 
+/* The CPU executions keep to: the one the process is bound to, if it is
+ * bound to one (afl-fuzz binds itself and its target to a free core, and
+ * taskset does the same), else the one it runs on now. */
+static int pin_cpu(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1)
+		for (int i = 0; i < CPU_SETSIZE; i++)
+			if (CPU_ISSET(i, &set))
+				return i;
+	return sched_getcpu();
+}
+
 static void pin_here(void)
 {
 	if (!rt.cfg.pin || rt.cpu < 0)
@@ -915,7 +928,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.observed = rt.cov_on || rt.trace_on || rt.search;
 
 	if (rt.cfg.pin && rt.cpu < 0)
-		rt.cpu = sched_getcpu();
+		rt.cpu = pin_cpu();
 	pin_here();
 	rt_signals_install();
 	rt_sanitizer_install();

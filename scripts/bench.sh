@@ -123,6 +123,10 @@ if [ $quick -eq 1 ]; then ablation_execs=500 growth_execs=2000; else ablation_ex
 "$top/scripts/bench/coverage_growth.sh" "$growth_execs"
 if [ $quick -eq 1 ]; then afl_seconds=60; else afl_seconds=300; fi
 "$top/scripts/bench/afl_zoo.sh" "$afl_seconds"
+# Time to bug of a magic-guarded data-plus-schedule harness under default
+# libFuzzer, ASan libFuzzer and afl-fuzz with CmpLog (engines_*_s).
+if [ $quick -eq 1 ]; then engines_trials=1 engines_cap=60; else engines_trials=3 engines_cap=120; fi
+"$top/scripts/bench/engines.sh" "$engines_trials" "$engines_cap"
 if [ $quick -eq 1 ]; then search_budget=1000; else search_budget=5000; fi
 "$top/scripts/bench/search.sh" "$search_budget"
 if [ $quick -eq 1 ]; then

@@ -63,11 +63,21 @@ strip_sanitizers() {
 }
 cflags=$(strip_sanitizers "$CFLAGS")
 
-# schedfuzz itself, with the host's plain flags.
+# schedfuzz itself, with the host's plain flags. With AFL++'s wrappers as
+# CC (OSS-Fuzz's AFL builds: afl-clang-fast) it is built with the clang they
+# run (AFL_CC, or clang): the wrappers would instrument our runtime too. The
+# fuzzers below are still built through $CC.
+host_cc=$CC host_cxx=$CXX
+case $(basename "$CC") in
+afl-*)
+	host_cc=${AFL_CC:-$(command -v clang || command -v clang-14)}
+	host_cxx=${AFL_CXX:-$(command -v clang++ || command -v clang++-14)}
+	;;
+esac
 env -u CFLAGS -u CXXFLAGS -u LDFLAGS cmake -S "$top" -B "$WORK/schedfuzz" \
 	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCHEDFUZZ_BUILD_TESTS=OFF \
-	-DCMAKE_C_COMPILER="$CC" -DSCHEDFUZZ_CLANG="$(command -v "$CC")" \
-	-DSCHEDFUZZ_CLANGXX="$(command -v "$CXX")" >/dev/null
+	-DCMAKE_C_COMPILER="$host_cc" -DSCHEDFUZZ_CLANG="$(command -v "$host_cc")" \
+	-DSCHEDFUZZ_CLANGXX="$(command -v "$host_cxx")" >/dev/null
 env -u CFLAGS -u CXXFLAGS -u LDFLAGS cmake --build "$WORK/schedfuzz" -j"$(nproc)" >/dev/null
 bin=$WORK/schedfuzz/bin
 cp "$bin/schedfuzz" "$OUT/schedfuzz"
