@@ -153,6 +153,12 @@ static void match_one_variable(struct cov_state *s, const struct mstep *h, int n
 	}
 }
 
+static bool same_step(const struct mstep *a, const struct mstep *b)
+{
+	return a->granule == b->granule && a->site == b->site && a->tid == b->tid &&
+	       a->write == b->write && a->mask == b->mask;
+}
+
 /* Patterns 9-17 ending with e, from the window w (oldest first). Every one
  * has two steps of each thread, each thread touching x and y once: so e's
  * thread has one earlier step on the other variable, and another thread
@@ -160,7 +166,14 @@ static void match_one_variable(struct cov_state *s, const struct mstep *h, int n
  * thread on their variable in the window, or no earlier step of their own
  * thread on another one: one pass over the window finds that out before
  * the search over triples (half of a libFuzzer execution's CPU otherwise,
- * docs/cost.md). */
+ * docs/cost.md).
+ *
+ * A step that repeats an earlier one (same site, variable, thread and
+ * kind; a loop's next iteration) with no step of the other side in
+ * between stands in the same order to every step of the other side, so it
+ * forms the instances the earlier one formed, which are emitted already:
+ * it is skipped, as own (no other thread's step between), as the other
+ * thread's first step or as its second (no step of e's thread between). */
 static void match_two_variables(struct cov_state *s, const struct mstep *w, int nw,
 				const struct mstep *e)
 {
@@ -175,11 +188,26 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 	}
 	if (!on_e || !own_other)
 		return;
+	/* repeat[i]: the latest earlier index with the same step and no step of
+	 * the other side in between, else -1. */
+	int repeat[COV_WINDOW];
+	for (int i = 0; i < nw; i++) {
+		repeat[i] = -1;
+		bool mine = w[i].tid == e->tid;
+		for (int r = i - 1; r >= 0; r--) {
+			if ((w[r].tid == e->tid) != mine)
+				break; /* a step of the other side in between */
+			if (same_step(&w[r], &w[i])) {
+				repeat[i] = r;
+				break;
+			}
+		}
+	}
 	const struct mstep *vars[COV_WINDOW];
 	uint32_t on_var[COV_WINDOW];
 	int nvars = 0;
 	for (int k = 0; k < nw; k++) {
-		if (!(own_other >> k & 1))
+		if (!(own_other >> k & 1) || repeat[k] >= 0)
 			continue;
 		const struct mstep *own = &w[k];
 		/* Other threads' steps on own's variable; e's thread mostly
@@ -198,13 +226,15 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 		uint32_t on_own = on_var[c];
 		for (uint32_t ps = on_own | on_e; ps; ps &= ps - 1) {
 			int i = __builtin_ctz(ps);
+			if (repeat[i] >= 0)
+				continue;
 			const struct mstep *p = &w[i];
 			bool p_on_own = on_own >> i & 1;
 			uint32_t later = ~0u << i << 1;
 			for (uint32_t qs = (p_on_own ? on_e : on_own) & later; qs; qs &= qs - 1) {
 				int j = __builtin_ctz(qs);
 				const struct mstep *q = &w[j];
-				if (q->tid != p->tid)
+				if (q->tid != p->tid || repeat[j] > i)
 					continue;
 				/* Steps in execution order: own goes before, between
 				 * or after the other thread's two. */
