@@ -25,6 +25,9 @@
 #                             same binary (target <= 1.5)
 #   real_private_loop_all_ratio   the same with SCHEDFUZZ_MEMORY=2 (every
 #                             access a point, the model before ownership)
+#   real_compressor_small_handoffs pctvb  with strace, one PCTVB schedule of
+#                             the compressor's 64 KiB job: points, preemptions,
+#                             futex calls (every access is a point under PCTVB)
 #   real_compressor_race_found_at the schedule at which the planted race on
 #                             the compressor's job queue is found (seed 1,
 #                             1,000 schedules at most; target: found)
@@ -173,6 +176,17 @@ echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" 'BEGIN { printf "
 "$bin/schedfuzz" run -n 1000 --seed 1 -o "$work/race-out" -- "$work/race" >/dev/null 2>"$work/race.log" || true
 at=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed: .*/\1/p' "$work/race.log" | head -n 1)
 echo "real_compressor_race_found_at: ${at:-not found} (target <= 1000)"
+# PCTVB's plans keep every access a point (docs/cost.md), so its hand-offs
+# are checked on the small job: a futex round trip per switch, none per point.
+if command -v strace >/dev/null; then
+	"$bin/schedfuzz-cc" -O1 -DINPUT_KIB=64 -DBLOCK_KIB=8 "$src/compressor.c" -o "$work/small"
+	"$bin/schedfuzz" genome --strategy pctvb:d=3 --seed 1 -o "$work/pctvb_genome" >/dev/null 2>&1
+	strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
+		"$work/pctvb_genome" -- "$work/small" >/dev/null 2>"$work/replay" || true
+	line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
+	fx=$(awk '$NF == "futex" { print $4 }' "$work/strace")
+	echo "real_compressor_small_handoffs pctvb: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls"
+fi
 
 # libFuzzer, four builds of one harness, side by side.
 h=$top/tests/bugs/queue_harness.c
