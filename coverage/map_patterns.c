@@ -153,29 +153,88 @@ static void match_one_variable(struct cov_state *s, const struct mstep *h, int n
 	}
 }
 
+static bool same_step(const struct mstep *a, const struct mstep *b)
+{
+	return a->granule == b->granule && a->site == b->site && a->tid == b->tid &&
+	       a->write == b->write && a->mask == b->mask;
+}
+
 /* Patterns 9-17 ending with e, from the window w (oldest first). Every one
  * has two steps of each thread, each thread touching x and y once: so e's
  * thread has one earlier step on the other variable, and another thread
- * has two, one on each variable. */
+ * has two, one on each variable. Most accesses have no step of another
+ * thread on their variable in the window, or no earlier step of their own
+ * thread on another one: one pass over the window finds that out before
+ * the search over triples (half of a libFuzzer execution's CPU otherwise,
+ * docs/cost.md).
+ *
+ * A step that repeats an earlier one (same site, variable, thread and
+ * kind; a loop's next iteration) with no step of the other side in
+ * between stands in the same order to every step of the other side, so it
+ * forms the instances the earlier one formed, which are emitted already:
+ * it is skipped, as own (no other thread's step between), as the other
+ * thread's first step or as its second (no step of e's thread between). */
 static void match_two_variables(struct cov_state *s, const struct mstep *w, int nw,
 				const struct mstep *e)
 {
+	uint32_t on_e = 0, own_other = 0; /* bit i: w[i] is such a step */
+	for (int i = 0; i < nw; i++) {
+		if (w[i].tid != e->tid) {
+			if (same_var(&w[i], e))
+				on_e |= 1u << i;
+		} else if (!same_var(&w[i], e)) {
+			own_other |= 1u << i;
+		}
+	}
+	if (!on_e || !own_other)
+		return;
+	/* repeat[i]: the latest earlier index with the same step and no step of
+	 * the other side in between, else -1. */
+	int repeat[COV_WINDOW];
+	for (int i = 0; i < nw; i++) {
+		repeat[i] = -1;
+		bool mine = w[i].tid == e->tid;
+		for (int r = i - 1; r >= 0; r--) {
+			if ((w[r].tid == e->tid) != mine)
+				break; /* a step of the other side in between */
+			if (same_step(&w[r], &w[i])) {
+				repeat[i] = r;
+				break;
+			}
+		}
+	}
+	const struct mstep *vars[COV_WINDOW];
+	uint32_t on_var[COV_WINDOW];
+	int nvars = 0;
 	for (int k = 0; k < nw; k++) {
-		const struct mstep *own = &w[k];
-		if (own->tid != e->tid || same_var(own, e))
+		if (!(own_other >> k & 1) || repeat[k] >= 0)
 			continue;
-		for (int i = 0; i < nw; i++) {
+		const struct mstep *own = &w[k];
+		/* Other threads' steps on own's variable; e's thread mostly
+		 * repeats a few variables, so each is looked at once. */
+		int c = 0;
+		while (c < nvars && (vars[c]->granule != own->granule || vars[c]->mask != own->mask))
+			c++;
+		if (c == nvars) {
+			vars[nvars] = own;
+			on_var[nvars] = 0;
+			for (int i = 0; i < nw; i++)
+				if (w[i].tid != e->tid && same_var(&w[i], own))
+					on_var[nvars] |= 1u << i;
+			nvars++;
+		}
+		uint32_t on_own = on_var[c];
+		for (uint32_t ps = on_own | on_e; ps; ps &= ps - 1) {
+			int i = __builtin_ctz(ps);
+			if (repeat[i] >= 0)
+				continue;
 			const struct mstep *p = &w[i];
-			if (p->tid == e->tid)
-				continue;
-			bool p_on_own = same_var(p, own);
-			if (!p_on_own && !same_var(p, e))
-				continue;
-			for (int j = i + 1; j < nw; j++) {
+			bool p_on_own = on_own >> i & 1;
+			uint32_t later = ~0u << i << 1;
+			for (uint32_t qs = (p_on_own ? on_e : on_own) & later; qs; qs &= qs - 1) {
+				int j = __builtin_ctz(qs);
 				const struct mstep *q = &w[j];
-				if (q->tid != p->tid)
-					continue;
-				if (p_on_own ? !same_var(q, e) : !same_var(q, own))
+				if (q->tid != p->tid || repeat[j] > i)
 					continue;
 				/* Steps in execution order: own goes before, between
 				 * or after the other thread's two. */

@@ -821,14 +821,20 @@ static int pin_cpu(void)
 	return sched_getcpu();
 }
 
+/* The CPU this kernel thread was pinned to here. A thread keeps its mask
+ * from one execution to the next, so the thread that starts executions
+ * pins itself once, not once per execution (a system call each). */
+static __thread int pinned_to = -1;
+
 static void pin_here(void)
 {
-	if (!rt.cfg.pin || rt.cpu < 0)
+	if (!rt.cfg.pin || rt.cpu < 0 || pinned_to == rt.cpu)
 		return;
 	cpu_set_t set;
 	CPU_ZERO(&set);
 	CPU_SET(rt.cpu, &set);
-	sched_setaffinity(0, sizeof set, &set);
+	if (sched_setaffinity(0, sizeof set, &set) == 0)
+		pinned_to = rt.cpu;
 }
 
 void rt_thread_setup(struct rt_thread *t)
@@ -836,7 +842,14 @@ void rt_thread_setup(struct rt_thread *t)
 	own_stack(t);
 	__atomic_store_n(&t->ktid, gettid(), __ATOMIC_RELEASE); /* rt_kill.c may wait for it */
 	t->asan_tid = rt_heap_sanitizer_tid();
-	pin_here();
+	/* A new thread inherits its creator's CPU mask (clone copies it), so
+	 * it is on the execution's CPU already unless the program gave it
+	 * another mask: only then does it pay for pinning (getcpu is a vDSO
+	 * call, no system call). */
+	if (sched_getcpu() != rt.cpu)
+		pin_here();
+	else
+		pinned_to = rt.cpu;
 	rt_altstack_setup();
 }
 

@@ -25,6 +25,9 @@
 #                             same binary (target <= 1.5)
 #   real_private_loop_all_ratio   the same with SCHEDFUZZ_MEMORY=2 (every
 #                             access a point, the model before ownership)
+#   real_compressor_small_handoffs pctvb  with strace, one PCTVB schedule of
+#                             the compressor's 64 KiB job: points, preemptions,
+#                             futex calls (every access is a point under PCTVB)
 #   real_compressor_race_found_at the schedule at which the planted race on
 #                             the compressor's job queue is found (seed 1,
 #                             1,000 schedules at most; target: found)
@@ -39,6 +42,17 @@
 #                                   after EXECS inputs over after EXECS/20,
 #                                   minus 1 (< 0.10), with the ASan options
 #                                   the OSS-Fuzz build writes (scripts/oss-fuzz)
+#   real_libfuzzer_cpu_ratio        CPU time (user+sys) of plain libFuzzer
+#                                   over the default mode's, the same inputs
+#                                   (wall time is noise on a loaded machine)
+#   real_libfuzzer_syscalls_per_exec  with strace, plain libFuzzer and the
+#                                   default mode, EXECS/20 inputs: system calls
+#                                   per execution and the largest kinds
+#   real_libfuzzer_churn_asan_rss_kb_per_exec  plain ASan libFuzzer on a
+#                                   harness that only creates and joins two
+#                                   threads (workloads/thread_churn.c): the
+#                                   memory ASan keeps per thread it saw
+#                                   (quarantine off: its filling is not it)
 # Targets are printed beside the figures (docs/cost.md).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -162,6 +176,17 @@ echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" 'BEGIN { printf "
 "$bin/schedfuzz" run -n 1000 --seed 1 -o "$work/race-out" -- "$work/race" >/dev/null 2>"$work/race.log" || true
 at=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed: .*/\1/p' "$work/race.log" | head -n 1)
 echo "real_compressor_race_found_at: ${at:-not found} (target <= 1000)"
+# PCTVB's plans keep every access a point (docs/cost.md), so its hand-offs
+# are checked on the small job: a futex round trip per switch, none per point.
+if command -v strace >/dev/null; then
+	"$bin/schedfuzz-cc" -O1 -DINPUT_KIB=64 -DBLOCK_KIB=8 "$src/compressor.c" -o "$work/small"
+	"$bin/schedfuzz" genome --strategy pctvb:d=3 --seed 1 -o "$work/pctvb_genome" >/dev/null 2>&1
+	strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
+		"$work/pctvb_genome" -- "$work/small" >/dev/null 2>"$work/replay" || true
+	line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
+	fx=$(awk '$NF == "futex" { print $4 }' "$work/strace")
+	echo "real_compressor_small_handoffs pctvb: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls"
+fi
 
 # libFuzzer, four builds of one harness, side by side.
 h=$top/tests/bugs/queue_harness.c
@@ -171,25 +196,50 @@ h=$top/tests/bugs/queue_harness.c
 "$bin/schedfuzz-cc" -O1 -DFIXED -fsanitize=address,fuzzer "$h" -o "$work/lf_sf_asan"
 # The allocator options that scripts/oss-fuzz/build.sh writes to [asan].
 asan_options=quarantine_size_mb=32
-# fuzz BINARY RUNS: "SECONDS PEAK_RSS_KB" of one campaign from an empty corpus.
+# fuzz BINARY RUNS: "SECONDS PEAK_RSS_KB CPU_S" of one campaign from an
+# empty corpus.
 fuzz() {
 	rm -rf "$work/corpus"
 	mkdir "$work/corpus"
-	ASAN_OPTIONS=$asan_options /usr/bin/time -f "%e %M" -o "$work/time" "$1" -runs="$2" -seed=1 \
-		"$work/corpus" >/dev/null 2>&1 || true
-	cat "$work/time"
+	ASAN_OPTIONS=$asan_options /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$1" -runs="$2" \
+		-seed=1 "$work/corpus" >/dev/null 2>&1 || true
+	awk '{ printf "%s %s %.3f", $1, $2, $3 + $4 }' "$work/time"
 }
-declare -A rate rss_small rss_big
+declare -A rate rss_small rss_big cpu
 for b in lf_plain lf_sf lf_plain_asan lf_sf_asan; do
-	read -r _ rss_small[$b] <<<"$(fuzz "$work/$b" $((execs / 20)))"
-	read -r t rss_big[$b] <<<"$(fuzz "$work/$b" "$execs")"
+	read -r _ rss_small[$b] _ <<<"$(fuzz "$work/$b" $((execs / 20)))"
+	read -r t rss_big[$b] cpu[$b] <<<"$(fuzz "$work/$b" "$execs")"
 	rate[$b]=$(awk -v t="$t" -v n="$execs" 'BEGIN { printf "%.0f", n / t }')
 	echo "real_libfuzzer_${b#lf_}_execs_per_s: ${rate[$b]}"
 done
 echo "real_libfuzzer_exec_ratio: $(ratio "${rate[lf_sf]}" "${rate[lf_plain]}") (target >= 0.6)"
+echo "real_libfuzzer_cpu_ratio: $(ratio "${cpu[lf_plain]}" "${cpu[lf_sf]}")"
+# syscalls BINARY: "PER_EXEC (kind n, ...)" over EXECS/20 inputs.
+syscalls() {
+	local n=$((execs / 20))
+	rm -rf "$work/corpus"
+	mkdir "$work/corpus"
+	strace -f -c -o "$work/strace" "$1" -runs="$n" -seed=1 "$work/corpus" >/dev/null 2>&1 || true
+	local total
+	total=$(awk '$NF == "total" { print $4 }' "$work/strace")
+	echo "$(awk -v t="$total" -v n="$n" 'BEGIN { printf "%.1f", t / n }') ($(awk -v n="$n" \
+		'$1 ~ /^[0-9.]+$/ && $NF != "total" { printf "%s %.1f\n", $NF, $4 / n }' "$work/strace" |
+		sort -k2 -n -r | head -n 5 | paste -s -d, - | sed 's/,/, /g'))"
+}
+if command -v strace >/dev/null; then
+	echo "real_libfuzzer_syscalls_per_exec: plain $(syscalls "$work/lf_plain"), default mode $(syscalls "$work/lf_sf")"
+fi
 echo "real_libfuzzer_asan_exec_ratio: $(ratio "${rate[lf_sf_asan]}" "${rate[lf_plain_asan]}") (target >= 0.7)"
 echo "real_libfuzzer_asan_vs_default: $(ratio "${rate[lf_sf_asan]}" "${rate[lf_sf]}") (target >= 0.5)"
 for b in lf_sf lf_sf_asan lf_plain lf_plain_asan; do
 	g=$(awk -v a="${rss_big[$b]}" -v b="${rss_small[$b]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b - 1 : 0) }')
 	echo "real_libfuzzer_${b#lf_}_rss_growth: $g (${rss_small[$b]} KB after $((execs / 20)), ${rss_big[$b]} KB after $execs; target < 0.10)"
 done
+# ASan's own growth per thread, schedfuzz aside, without the quarantine
+# (which fills up with what thread creation frees).
+asan_options=quarantine_size_mb=0
+"$clang" -O1 -fsanitize=address,fuzzer "$src/thread_churn.c" -o "$work/churn_asan" -lpthread
+read -r _ churn_small _ <<<"$(fuzz "$work/churn_asan" $((execs / 20)))"
+read -r _ churn_big _ <<<"$(fuzz "$work/churn_asan" "$execs")"
+echo "real_libfuzzer_churn_asan_rss_kb_per_exec: $(awk -v a="$churn_big" -v b="$churn_small" \
+	-v n="$((execs - execs / 20))" 'BEGIN { printf "%.2f", (a - b) / n }') ($churn_small KB after $((execs / 20)), $churn_big KB after $execs: plain ASan libFuzzer, two threads an input)"
