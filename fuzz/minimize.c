@@ -11,7 +11,11 @@
  * drops parts of the list. A candidate is kept only when it fails with
  * the same kind, message and site, and costs less; what it really ran is
  * recorded again, so the list stays exactly the executed schedule. The
- * harness data after the genome is kept as it is. */
+ * harness data after the genome is kept as it is.
+ *
+ * The result is written twice: INPUT.min, binary-exact (stamped with the
+ * build it was made on), and INPUT.min.portable, the same decisions
+ * anchored to source lines (portable.c), which replays on other builds. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +26,7 @@
 
 #include "genome.h"
 #include "minimize.h"
+#include "portable.h"
 #include "program.h"
 #include "read_file.h"
 #include "replay.h"
@@ -48,6 +53,8 @@ struct minimizer {
 	char *cand, *trace, *rec; /* temporary files */
 	const uint8_t *tail;      /* harness data after the genome */
 	size_t tail_size;
+	bool stamped;             /* the program's build-id is known: */
+	uint8_t stamp[8];         /* its inputs say what build they were made on */
 	unsigned runs, max_runs;
 };
 
@@ -77,6 +84,8 @@ static bool write_input(const char *path, const struct list *l, const struct min
 	if (!buf)
 		return false;
 	sf_genome_encode(&p, l->d, l->n, buf, need);
+	if (m->stamped)
+		sf_genome_stamp(buf, need, m->stamp);
 	FILE *f = fopen(path, "wb");
 	bool ok = f && fwrite(buf, 1, need, f) == need &&
 		  (!m->tail_size || fwrite(m->tail, 1, m->tail_size, f) == m->tail_size);
@@ -251,6 +260,7 @@ int cmd_min(int argc, char **argv)
 	m.prog_argv = argv + i + 1;
 	char *path = program_check(m.prog_argv);
 	m.prog_path = path;
+	m.stamped = path && portable_build_stamp(path, m.stamp);
 	m.cand = path ? replay_temp_path("candidate") : NULL;
 	m.trace = m.cand ? replay_temp_path("trace") : NULL;
 	m.rec = m.trace ? replay_temp_path("record") : NULL;
@@ -309,6 +319,16 @@ int cmd_min(int argc, char **argv)
 	if (m.runs >= m.max_runs)
 		fprintf(stderr, "schedfuzz: stopped at --max-runs %u: it may shrink further\n",
 			m.max_runs);
+	char *portable_path = NULL, why[512];
+	if (asprintf(&portable_path, "%s.portable", out_path) >= 0) {
+		if (portable_write(portable_path, path, m.trace, m.tail, m.tail_size,
+				   plan.flags & SF_FLAG_NO_SPURIOUS, why, sizeof why))
+			fprintf(stderr, "schedfuzz: portable form (replays on other builds of the "
+					"source): %s\n", portable_path);
+		else
+			fprintf(stderr, "schedfuzz: no portable form: %s\n", why);
+		free(portable_path);
+	}
 	printf("%s\n", out_path);
 	status = OK;
 done:
