@@ -214,6 +214,83 @@ static bool shift(struct minimizer *m, struct outcome *best)
 	return false;
 }
 
+/* Run the portable reproducer at path on the program (every access a
+ * scheduling point if memory_all): does it fail as first did? */
+static bool portable_fails(struct minimizer *m, const char *path, const struct outcome *first)
+{
+	struct portable p;
+	char err[512];
+	char *anchors = replay_temp_path("anchors"), *input = anchors ? replay_temp_path("input") : NULL;
+	bool ok = input && portable_read(path, &p, err, sizeof err);
+	if (ok) {
+		struct outcome o = { 0 };
+		ok = portable_translate(&p, m->prog_path, anchors, input, err, sizeof err);
+		setenv("SCHEDFUZZ_ANCHORS", anchors, 1);
+		if (p.memory_all)
+			setenv("SCHEDFUZZ_MEMORY", "2", 1);
+		ok = ok && run(m, input, &o) && same_failure(&o, first);
+		unsetenv("SCHEDFUZZ_ANCHORS");
+		unsetenv("SCHEDFUZZ_MEMORY");
+		free(o.rec.d);
+		portable_free(&p);
+	}
+	if (anchors)
+		unlink(anchors);
+	if (input)
+		unlink(input);
+	free(anchors);
+	free(input);
+	return ok;
+}
+
+/* The portable form of the minimised run (m->trace holds its trace). Its
+ * decisions are anchored, then replayed once more with every memory
+ * access a scheduling point, and written from that run: another build
+ * may lay out memory or optimise otherwise, so that an access that two
+ * threads share here shares a granule with other data there, or the
+ * reverse, and only "every access" is a set of points that every build
+ * has. If that run does not fail the same way, the form anchored to the
+ * shared accesses is kept. */
+static void write_portable(struct minimizer *m, const char *out_path, const struct outcome *first,
+			   bool no_spurious)
+{
+	char *path = NULL, *draft = replay_temp_path("portable"), why[512];
+	if (!draft || asprintf(&path, "%s.portable", out_path) < 0) {
+		free(draft);
+		return;
+	}
+	if (!portable_write(draft, m->prog_path, m->trace, m->tail, m->tail_size, no_spurious, false,
+			    why, sizeof why)) {
+		fprintf(stderr, "schedfuzz: no portable form: %s\n", why);
+		unlink(draft);
+		free(draft);
+		free(path);
+		return;
+	}
+	bool all = portable_fails(m, draft, first) && /* m->trace: that run */
+		   portable_write(path, m->prog_path, m->trace, m->tail, m->tail_size, no_spurious,
+				  true, why, sizeof why) &&
+		   portable_fails(m, path, first);
+	if (all) {
+		unlink(draft);
+	} else if (rename(draft, path) != 0) {
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
+		unlink(draft);
+	} else if (!portable_fails(m, path, first)) {
+		unlink(path);
+		fprintf(stderr, "schedfuzz: no portable form: its decisions, anchored to source "
+				"lines, do not fail the same way even on this build\n");
+	} else {
+		fprintf(stderr, "schedfuzz: portable form (replays on other builds of the source, "
+				"shared accesses): %s\n", path);
+	}
+	if (all)
+		fprintf(stderr, "schedfuzz: portable form (replays on other builds of the source, "
+				"every access a scheduling point): %s\n", path);
+	free(draft);
+	free(path);
+}
+
 int cmd_min(int argc, char **argv)
 {
 	const char *input = NULL, *out = NULL;
@@ -319,16 +396,7 @@ int cmd_min(int argc, char **argv)
 	if (m.runs >= m.max_runs)
 		fprintf(stderr, "schedfuzz: stopped at --max-runs %u: it may shrink further\n",
 			m.max_runs);
-	char *portable_path = NULL, why[512];
-	if (asprintf(&portable_path, "%s.portable", out_path) >= 0) {
-		if (portable_write(portable_path, path, m.trace, m.tail, m.tail_size,
-				   plan.flags & SF_FLAG_NO_SPURIOUS, why, sizeof why))
-			fprintf(stderr, "schedfuzz: portable form (replays on other builds of the "
-					"source): %s\n", portable_path);
-		else
-			fprintf(stderr, "schedfuzz: no portable form: %s\n", why);
-		free(portable_path);
-	}
+	write_portable(&m, out_path, &first, plan.flags & SF_FLAG_NO_SPURIOUS);
 	printf("%s\n", out_path);
 	status = OK;
 done:

@@ -18,6 +18,9 @@
  *   traits sanitizer=S engine=E debug=D code=N
  *   failure KIND: MESSAGE           how it failed there
  *   flags nospurious|-              the genome's flags that every build needs
+ *   memory all|shared               which accesses were scheduling points:
+ *                                   all (SCHEDFUZZ_MEMORY=2), or those to
+ *                                   memory threads share (the default)
  *   data HEX|-                      the harness's data
  *   at pick|choice before|after thread=T line=FILE:LINE visit=V event=KIND#N value=X
  *
@@ -135,7 +138,8 @@ static void put_word(FILE *f, const char *s)
 }
 
 bool portable_write(const char *path, const char *prog, const char *trace_path,
-		    const uint8_t *data, size_t size, bool no_spurious, char *err, size_t cap)
+		    const uint8_t *data, size_t size, bool no_spurious, bool memory_all, char *err,
+		    size_t cap)
 {
 	struct trace t;
 	if (!trace_load(trace_path, &t, err, cap))
@@ -164,9 +168,9 @@ bool portable_write(const char *path, const char *prog, const char *trace_path,
 		goto out;
 	}
 	fprintf(f, MAGIC "\n# schedfuzz replay %s -- PROG: the same failing schedule on any build of "
-		     "the same source\nbuild %s %s\ntraits %s\nfailure %s: %s\nflags %s\ndata ",
+		     "the same source\nbuild %s %s\ntraits %s\nfailure %s: %s\nflags %s\nmemory %s\ndata ",
 		path, b.id, b.name, traits, t.failed ? t.fail_kind : "none", t.failed ? t.fail_msg : "",
-		no_spurious ? "nospurious" : "-");
+		no_spurious ? "nospurious" : "-", memory_all ? "all" : "shared");
 	for (size_t i = 0; i < size; i++)
 		fprintf(f, "%02x", data[i]);
 	fprintf(f, "%s\n", size ? "" : "-");
@@ -282,6 +286,8 @@ bool portable_read(const char *path, struct portable *p, char *err, size_t cap)
 			snprintf(p->failure, sizeof p->failure, "%s", line + 8);
 		} else if (!strncmp(line, "flags ", 6)) {
 			p->no_spurious = strstr(line + 6, "nospurious") != NULL;
+		} else if (!strncmp(line, "memory ", 7)) {
+			p->memory_all = !strcmp(line + 7, "all");
 		} else if (!strncmp(line, "data ", 5)) {
 			const char *h = line + 5;
 			if (strcmp(h, "-") != 0) {

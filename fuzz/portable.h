@@ -21,6 +21,7 @@ struct portable {
 	struct build_info made; /* the build it was made on */
 	char failure[1100];     /* "KIND: MESSAGE" there */
 	bool no_spurious;
+	bool memory_all;        /* every access a scheduling point (SCHEDFUZZ_MEMORY=2) */
 	uint8_t *data;          /* the harness's data */
 	size_t size;
 	struct portable_at *at;
@@ -28,9 +29,11 @@ struct portable {
 };
 
 /* Write the portable form of the execution traced in trace_path (run on
- * prog; its harness data and flags given); false with a one-line reason. */
+ * prog; its harness data, flags and memory mode given); false with a
+ * one-line reason. */
 bool portable_write(const char *path, const char *prog, const char *trace_path,
-		    const uint8_t *data, size_t size, bool no_spurious, char *err, size_t cap);
+		    const uint8_t *data, size_t size, bool no_spurious, bool memory_all, char *err,
+		    size_t cap);
 /* Does the file start as a portable reproducer does? */
 bool portable_is(const char *path);
 bool portable_read(const char *path, struct portable *p, char *err, size_t cap);

@@ -64,6 +64,7 @@
 
 #include "cov_hash.h"
 #include "rt_anchor.h"
+#include "rt_input_hint.h"
 #include "rt_internal.h"
 
 /* Found by `schedfuzz` in a binary to tell that it was built with us. */
@@ -180,6 +181,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return __real_LLVMFuzzerTestOneInput(data, size);
 	struct sf_plan plan;
 	size_t g = sf_genome_decode(data, size, &plan);
+	rt_input_hint_begin(data, size);
 	rt_artifact_input(data, size);
 	rt_exec_begin(data, g, true);
 	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
@@ -191,6 +193,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	self->wait = W_OTHERS;
 	rt_block(self, EV_THREAD_JOIN, NULL);
 	rt_exec_end();
+	rt_input_hint_passed();
 	return r;
 }
 
@@ -570,6 +573,8 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	const char *input_path = rt_env_str("SCHEDFUZZ_INPUT");
 	const char *runs = rt_env_str("SCHEDFUZZ_RUNS");
 	bool harness = __real_LLVMFuzzerTestOneInput != NULL;
+	if (harness && !runs)
+		rt_input_hint_args(argc, argv);
 
 	if (harness && !input_path && !runs) {
 		/* The engine's main: libFuzzer's, AFL++'s persistent loop or
@@ -599,7 +604,14 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 		input = rt_read_file(input_path, &size);
 	else if (!rt_afl_input(&input, &size)) /* else afl-fuzz's test case */
 		make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
-	return run_one(input, size, argc, argv, envp);
+	if (input_path && !harness) { /* a harness's inputs are looked at as it runs them */
+		rt_single_inputs = true;
+		rt_input_hint_begin(input, size);
+	}
+	int r = run_one(input, size, argc, argv, envp);
+	if (input_path && !harness && rt.result && !rt.result->fail)
+		rt_input_hint_passed();
+	return r;
 }
 
 /* ---- what libFuzzer looks up in a sanitizer runtime ---------------------------------------- */
