@@ -351,7 +351,10 @@ bool portable_translate(const struct portable *p, const char *prog, const char *
 	uint32_t nids = 0;
 	enum { MAX_RANGES = 1024 };
 	static uint64_t ranges[MAX_RANGES][2];
-	for (size_t i = 0; ids && i < p->nat; i++) {
+	size_t found = 0;
+	for (size_t i = 0; i < p->nat; i++)
+		found += lt_ranges(lt, p->at[i].file, p->at[i].line, ranges, 0) > 0;
+	for (size_t i = 0; ids && found && i < p->nat; i++) {
 		const struct portable_at *a = &p->at[i];
 		size_t j = 0;
 		for (; j < i; j++)
@@ -379,6 +382,12 @@ bool portable_translate(const struct portable *p, const char *prog, const char *
 	free(ids);
 	lt_free(lt);
 	bool ok = fclose(f) == 0;
+	if (p->nat > 0 && !found) {
+		snprintf(err, cap, "%s has no line information for %s (built with -g0?): the "
+				   "portable reproducer's source lines cannot be found in its code",
+			 prog, p->at[0].file);
+		return false;
+	}
 
 	/* The input: an explicit genome without decisions (the default
 	 * everywhere the anchors say nothing), then the data. */

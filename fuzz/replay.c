@@ -144,12 +144,14 @@ int cmd_replay(int argc, char **argv)
 			return SETUP;
 		}
 		setenv("SCHEDFUZZ_ANCHORS", anchors, 1);
+		setenv("SCHEDFUZZ_INPUT_NAME", given, 1);
 		if (port.memory_all)
 			setenv("SCHEDFUZZ_MEMORY", "2", 1);
 		input = translated;
 	}
 	int status = replay_traced(path, prog_argv, input, trace_path, record, false, timeout);
 	unsetenv("SCHEDFUZZ_ANCHORS");
+	unsetenv("SCHEDFUZZ_INPUT_NAME");
 	if (is_portable && port.memory_all)
 		unsetenv("SCHEDFUZZ_MEMORY");
 	int result = status < 0 ? SETUP
