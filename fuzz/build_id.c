@@ -152,8 +152,8 @@ void build_differences(const struct build_info *made, const struct build_info *h
 		    !here->line_info ? "none" : here->variable_info ? "full" : "line tables only");
 	if (made->code_size != here->code_size)
 		SAY("%s%" PRIu64 " bytes of code there, %" PRIu64 " here (other optimisation or "
-		    "instrumentation)", n ? "; " : "", made->code_size, here->code_size);
+		    "instrumentation, or other source)", n ? "; " : "", made->code_size, here->code_size);
 	if (!n)
-		SAY("the same traits, other code (another compiler, flags or source)");
+		SAY("the same traits and code size, other code (another compiler, flags or source)");
 #undef SAY
 }

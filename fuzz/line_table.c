@@ -284,3 +284,11 @@ size_t lt_ranges(const struct line_table *lt, const char *file, uint32_t line, u
 	}
 	return n;
 }
+
+bool lt_knows_file(const struct line_table *lt, const char *file)
+{
+	for (size_t i = 0; i < lt->nfiles; i++)
+		if (!strcmp(base_name(lt->files[i]), base_name(file)))
+			return true;
+	return false;
+}

@@ -20,4 +20,7 @@ bool lt_lookup(const struct line_table *lt, uint64_t addr, const char **file, ui
 size_t lt_ranges(const struct line_table *lt, const char *file, uint32_t line, uint64_t (*out)[2],
 		 size_t cap);
 
+/* Does the line table name a file of that base name at all? */
+bool lt_knows_file(const struct line_table *lt, const char *file);
+
 #endif

@@ -353,7 +353,7 @@ bool portable_translate(const struct portable *p, const char *prog, const char *
 	static uint64_t ranges[MAX_RANGES][2];
 	size_t found = 0;
 	for (size_t i = 0; i < p->nat; i++)
-		found += lt_ranges(lt, p->at[i].file, p->at[i].line, ranges, 0) > 0;
+		found += lt_knows_file(lt, p->at[i].file);
 	for (size_t i = 0; ids && found && i < p->nat; i++) {
 		const struct portable_at *a = &p->at[i];
 		size_t j = 0;

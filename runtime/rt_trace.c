@@ -260,6 +260,8 @@ void rt_trace_end(enum rt_fail_kind fail)
 	}
 	char plan[1024];
 	sf_plan_format(&rt.plan, plan, sizeof plan);
+	if (rt_anchors_on)
+		snprintf(plan, sizeof plan, "portable (decisions anchored to source lines)");
 	fprintf(f, "schedfuzz-trace 1\nplan %s\n", plan);
 	uint64_t first = tr.n > TRACE_CAP ? tr.n - TRACE_CAP : 0;
 	for (uint64_t i = first; i < tr.n; i++) {
