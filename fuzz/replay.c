@@ -192,6 +192,10 @@ int cmd_replay(int argc, char **argv)
 				"for build %s, %s, where it failed with %s)\n",
 			port.made.id, port.made.name, port.failure);
 	}
+	if (is_portable && record && port.memory_all)
+		fprintf(stderr, "schedfuzz: %s numbers the decisions of a run where every memory "
+				"access was a scheduling point: replay it with SCHEDFUZZ_MEMORY=2\n",
+			record);
 	if (is_portable) {
 		portable_free(&port);
 		unlink(anchors);

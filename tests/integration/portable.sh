@@ -35,8 +35,13 @@ for bug in "$@"; do
 			fail "$bug: the $b build fails otherwise: $(grep ERROR "$d/$b.log")"
 	done
 	# --record on another build: the binary-exact input of that build.
+	mem=1
+	grep -q '^memory all' "$min.portable" && mem=2
+	"$SCHEDFUZZ" replay --record "$d/asan.exact" "$min.portable" -- "$d/asan" >/dev/null 2>&1
+	SCHEDFUZZ_MEMORY=$mem "$SCHEDFUZZ" replay "$d/asan.exact" -- "$d/asan" >/dev/null 2>&1
+	[ $? -eq 1 ] || fail "$bug: the input recorded on the asan build does not replay there"
 	"$SCHEDFUZZ" replay --record "$d/o2.exact" "$min.portable" -- "$d/o2" >/dev/null 2>&1
-	"$SCHEDFUZZ" replay "$d/o2.exact" -- "$d/o2" >/dev/null 2>&1
+	SCHEDFUZZ_MEMORY=$mem "$SCHEDFUZZ" replay "$d/o2.exact" -- "$d/o2" >/dev/null 2>&1
 	[ $? -eq 1 ] || fail "$bug: the input recorded on the o2 build does not replay there"
 	# No false alarm, and the reason.
 	"$SCHEDFUZZ" replay --events 0 "$min.portable" -- "$d/fixed" >"$d/fixed.log" 2>&1
