@@ -124,14 +124,14 @@ int cmd_replay(int argc, char **argv)
 	bool is_portable = portable_is(input);
 	char *anchors = NULL, *translated = NULL;
 	if (is_portable) {
-		char err[512];
+		char err[512] = "out of memory";
 		anchors = replay_temp_path("anchors");
 		translated = anchors ? replay_temp_path("input") : NULL;
-		if (!translated || !portable_read(input, &port, err, sizeof err) ||
-		    (!portable_translate(&port, path, anchors, translated, err, sizeof err) &&
-		     (portable_free(&port), true))) {
-			if (translated)
-				fprintf(stderr, "schedfuzz: %s\n", err);
+		bool read = translated && portable_read(input, &port, err, sizeof err);
+		if (!read || !portable_translate(&port, path, anchors, translated, err, sizeof err)) {
+			fprintf(stderr, "schedfuzz: %s\n", err);
+			if (read)
+				portable_free(&port);
 			if (anchors)
 				unlink(anchors);
 			if (translated)
