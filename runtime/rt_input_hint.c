@@ -135,6 +135,7 @@ void rt_input_hint_passed(void)
 			here[0], here[1], here[2], here[3], here[4], here[5], here[6], here[7]);
 		return;
 	}
-	if (looks_like_data(last, last_size))
+	/* A main() program takes no data: only a portable file is worth a word. */
+	if (looks_like_data(last, last_size) && (rt.harness || is_portable(last, last_size)))
 		say_data(last, last_size);
 }
