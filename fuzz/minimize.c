@@ -11,7 +11,11 @@
  * drops parts of the list. A candidate is kept only when it fails with
  * the same kind, message and site, and costs less; what it really ran is
  * recorded again, so the list stays exactly the executed schedule. The
- * harness data after the genome is kept as it is. */
+ * harness data after the genome is kept as it is.
+ *
+ * The result is written twice: INPUT.min, binary-exact (stamped with the
+ * build it was made on), and INPUT.min.portable, the same decisions
+ * anchored to source lines (portable.c), which replays on other builds. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -22,6 +26,7 @@
 
 #include "genome.h"
 #include "minimize.h"
+#include "portable.h"
 #include "program.h"
 #include "read_file.h"
 #include "replay.h"
@@ -48,6 +53,8 @@ struct minimizer {
 	char *cand, *trace, *rec; /* temporary files */
 	const uint8_t *tail;      /* harness data after the genome */
 	size_t tail_size;
+	bool stamped;             /* the program's build-id is known: */
+	uint8_t stamp[8];         /* its inputs say what build they were made on */
 	unsigned runs, max_runs;
 };
 
@@ -77,6 +84,8 @@ static bool write_input(const char *path, const struct list *l, const struct min
 	if (!buf)
 		return false;
 	sf_genome_encode(&p, l->d, l->n, buf, need);
+	if (m->stamped)
+		sf_genome_stamp(buf, need, m->stamp);
 	FILE *f = fopen(path, "wb");
 	bool ok = f && fwrite(buf, 1, need, f) == need &&
 		  (!m->tail_size || fwrite(m->tail, 1, m->tail_size, f) == m->tail_size);
@@ -205,6 +214,83 @@ static bool shift(struct minimizer *m, struct outcome *best)
 	return false;
 }
 
+/* Run the portable reproducer at path on the program (every access a
+ * scheduling point if memory_all): does it fail as first did? */
+static bool portable_fails(struct minimizer *m, const char *path, const struct outcome *first)
+{
+	struct portable p;
+	char err[512];
+	char *anchors = replay_temp_path("anchors"), *input = anchors ? replay_temp_path("input") : NULL;
+	bool ok = input && portable_read(path, &p, err, sizeof err);
+	if (ok) {
+		struct outcome o = { 0 };
+		ok = portable_translate(&p, m->prog_path, anchors, input, err, sizeof err);
+		setenv("SCHEDFUZZ_ANCHORS", anchors, 1);
+		if (p.memory_all)
+			setenv("SCHEDFUZZ_MEMORY", "2", 1);
+		ok = ok && run(m, input, &o) && same_failure(&o, first);
+		unsetenv("SCHEDFUZZ_ANCHORS");
+		unsetenv("SCHEDFUZZ_MEMORY");
+		free(o.rec.d);
+		portable_free(&p);
+	}
+	if (anchors)
+		unlink(anchors);
+	if (input)
+		unlink(input);
+	free(anchors);
+	free(input);
+	return ok;
+}
+
+/* The portable form of the minimised run (m->trace holds its trace). Its
+ * decisions are anchored, then replayed once more with every memory
+ * access a scheduling point, and written from that run: another build
+ * may lay out memory or optimise otherwise, so that an access that two
+ * threads share here shares a granule with other data there, or the
+ * reverse, and only "every access" is a set of points that every build
+ * has. If that run does not fail the same way, the form anchored to the
+ * shared accesses is kept. */
+static void write_portable(struct minimizer *m, const char *out_path, const struct outcome *first,
+			   bool no_spurious)
+{
+	char *path = NULL, *draft = replay_temp_path("portable"), why[512];
+	if (!draft || asprintf(&path, "%s.portable", out_path) < 0) {
+		free(draft);
+		return;
+	}
+	if (!portable_write(draft, m->prog_path, m->trace, m->tail, m->tail_size, no_spurious, false,
+			    why, sizeof why)) {
+		fprintf(stderr, "schedfuzz: no portable form: %s\n", why);
+		unlink(draft);
+		free(draft);
+		free(path);
+		return;
+	}
+	bool all = portable_fails(m, draft, first) && /* m->trace: that run */
+		   portable_write(path, m->prog_path, m->trace, m->tail, m->tail_size, no_spurious,
+				  true, why, sizeof why) &&
+		   portable_fails(m, path, first);
+	if (all) {
+		unlink(draft);
+	} else if (rename(draft, path) != 0) {
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
+		unlink(draft);
+	} else if (!portable_fails(m, path, first)) {
+		unlink(path);
+		fprintf(stderr, "schedfuzz: no portable form: its decisions, anchored to source "
+				"lines, do not fail the same way even on this build\n");
+	} else {
+		fprintf(stderr, "schedfuzz: portable form (replays on other builds of the source, "
+				"shared accesses): %s\n", path);
+	}
+	if (all)
+		fprintf(stderr, "schedfuzz: portable form (replays on other builds of the source, "
+				"every access a scheduling point): %s\n", path);
+	free(draft);
+	free(path);
+}
+
 int cmd_min(int argc, char **argv)
 {
 	const char *input = NULL, *out = NULL;
@@ -251,6 +337,7 @@ int cmd_min(int argc, char **argv)
 	m.prog_argv = argv + i + 1;
 	char *path = program_check(m.prog_argv);
 	m.prog_path = path;
+	m.stamped = path && portable_build_stamp(path, m.stamp);
 	m.cand = path ? replay_temp_path("candidate") : NULL;
 	m.trace = m.cand ? replay_temp_path("trace") : NULL;
 	m.rec = m.trace ? replay_temp_path("record") : NULL;
@@ -309,6 +396,7 @@ int cmd_min(int argc, char **argv)
 	if (m.runs >= m.max_runs)
 		fprintf(stderr, "schedfuzz: stopped at --max-runs %u: it may shrink further\n",
 			m.max_runs);
+	write_portable(&m, out_path, &first, plan.flags & SF_FLAG_NO_SPURIOUS);
 	printf("%s\n", out_path);
 	status = OK;
 done:

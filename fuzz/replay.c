@@ -1,7 +1,12 @@
 /* replay.c - `schedfuzz replay [--record FILE] [--html FILE] [--events N]
  * INPUT -- PROG [ARGS...]`: run the program once under INPUT, let the
  * runtime print its report, then show the whole interleaving as thread
- * lanes (and, with --html, as a page). */
+ * lanes (and, with --html, as a page).
+ *
+ * INPUT may be a portable reproducer (portable.c): its source lines are
+ * translated to PROG's code first, and --record then writes the
+ * binary-exact input of PROG's build. An input that does not fail says
+ * which build it was made for, when it knows. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "genome.h"
+#include "portable.h"
 #include "program.h"
+#include "read_file.h"
 #include "replay.h"
 #include "trace.h"
 
@@ -111,7 +119,41 @@ int cmd_replay(int argc, char **argv)
 		free(path);
 		return SETUP;
 	}
+	const char *given = input;
+	struct portable port;
+	bool is_portable = portable_is(input);
+	char *anchors = NULL, *translated = NULL;
+	if (is_portable) {
+		char err[512] = "out of memory";
+		anchors = replay_temp_path("anchors");
+		translated = anchors ? replay_temp_path("input") : NULL;
+		bool read = translated && portable_read(input, &port, err, sizeof err);
+		if (!read || !portable_translate(&port, path, anchors, translated, err, sizeof err)) {
+			fprintf(stderr, "schedfuzz: %s\n", err);
+			if (read)
+				portable_free(&port);
+			if (anchors)
+				unlink(anchors);
+			if (translated)
+				unlink(translated);
+			free(anchors);
+			free(translated);
+			unlink(trace_path);
+			free(trace_path);
+			free(path);
+			return SETUP;
+		}
+		setenv("SCHEDFUZZ_ANCHORS", anchors, 1);
+		setenv("SCHEDFUZZ_INPUT_NAME", given, 1);
+		if (port.memory_all)
+			setenv("SCHEDFUZZ_MEMORY", "2", 1);
+		input = translated;
+	}
 	int status = replay_traced(path, prog_argv, input, trace_path, record, false, timeout);
+	unsetenv("SCHEDFUZZ_ANCHORS");
+	unsetenv("SCHEDFUZZ_INPUT_NAME");
+	if (is_portable && port.memory_all)
+		unsetenv("SCHEDFUZZ_MEMORY");
 	int result = status < 0 ? SETUP
 		     : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? OK
 		     : WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR ? SETUP
@@ -124,8 +166,8 @@ int cmd_replay(int argc, char **argv)
 		struct names *nm = names_open(path, &symbolized);
 		trace_print_lanes(stderr, &t, nm, (size_t)events, width);
 		if (html) {
-			char *cmd = command_text(input, prog_argv);
-			if (trace_write_html(html, &t, nm, input, cmd ? cmd : "") == 0)
+			char *cmd = command_text(given, prog_argv);
+			if (trace_write_html(html, &t, nm, given, cmd ? cmd : "") == 0)
 				fprintf(stderr, "schedfuzz: timeline written to %s\n", html);
 			else if (result == OK)
 				result = SETUP;
@@ -136,6 +178,30 @@ int cmd_replay(int argc, char **argv)
 	} else if (result != SETUP) {
 		/* Killed before the runtime could write it (a timeout, SIGKILL). */
 		fprintf(stderr, "schedfuzz: no interleaving to show: %s\n", err);
+	}
+	if (result == OK && is_portable) {
+		portable_say_other_build(path, &port);
+	} else if (result == OK) {
+		size_t size;
+		uint8_t *data = read_whole_file(given, &size), build[8];
+		if (data && sf_genome_stamped(data, size, build))
+			portable_say_stamp(path, build, given);
+		free(data);
+	} else if (result == FAILED && is_portable) {
+		fprintf(stderr, "schedfuzz: the portable reproducer failed on this build too (made "
+				"for build %s, %s, where it failed with %s)\n",
+			port.made.id, port.made.name, port.failure);
+	}
+	if (is_portable && record && port.memory_all)
+		fprintf(stderr, "schedfuzz: %s numbers the decisions of a run where every memory "
+				"access was a scheduling point: replay it with SCHEDFUZZ_MEMORY=2\n",
+			record);
+	if (is_portable) {
+		portable_free(&port);
+		unlink(anchors);
+		unlink(translated);
+		free(anchors);
+		free(translated);
 	}
 	unlink(trace_path);
 	free(trace_path);

@@ -25,6 +25,7 @@
 #include "program.h"
 #include "replay.h"
 #include "search.h"
+#include "seed.h"
 #include "spec.h"
 
 
@@ -34,12 +35,13 @@ static void usage(FILE *to)
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
 		"                     [--state FILE] [--corpus DIR] [--exit-ok=CODES] [--no-spurious]\n"
-		"                     -- PROG [ARGS...]\n"
+		"                     [--data FILE] -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--width N]\n"
 		"                        [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz show INPUT...\n"
 		"       schedfuzz genome --strategy SPEC [--seed S] [-o FILE]\n"
+		"       schedfuzz seed --data DIR -o DIR [--genomes N] [--seed S]\n"
 		"       schedfuzz cov [--json] [--timeout SEC] CORPUS -- PROG [ARGS...]\n"
 		"\n"
 		"  run      explore up to RUNS schedules (default 1000) of PROG, stop at the first\n"
@@ -48,17 +50,25 @@ static void usage(FILE *to)
 		"           every schedule shows is said to be one (and a leak of that sort is\n"
 		"           passed over: the search goes on). --exit-ok=3,4: exit statuses that\n"
 		"           are no failure; --no-spurious: condition waits never return without\n"
-		"           a signal (SCHEDFUZZ_SPURIOUS=0; saved inputs keep the setting)\n"
+		"           a signal (SCHEDFUZZ_SPURIOUS=0; saved inputs keep the setting);\n"
+		"           --data FILE: a harness's input, the same in every schedule (each\n"
+		"           schedule's input is its genome then FILE's bytes)\n"
 		"  replay   run PROG once under the schedule in INPUT, print its report and the\n"
 		"           interleaving in thread lanes (the last N events, default 200, 0 all);\n"
 		"           --html writes it as a timeline page, --record the executed schedule\n"
 		"           as an explicit decision list; --width N sets a lane's width (by\n"
-		"           default, what the longest event needs, fitted to the terminal)\n"
+		"           default, what the longest event needs, fitted to the terminal);\n"
+		"           INPUT may be a portable reproducer (INPUT.min.portable), made on\n"
+		"           another build of the same source\n"
 		"  min      shrink a failing INPUT to the fewest preemptions and decisions that\n"
-		"           still fail the same way; writes INPUT.min (or FILE), prints its path\n"
+		"           still fail the same way; writes INPUT.min (or FILE), prints its path,\n"
+		"           and its portable form INPUT.min.portable, which replays on other\n"
+		"           builds of the same source (other flags, sanitizer, engine)\n"
 		"  show     print the schedule each INPUT encodes, in its readable form\n"
 		"  genome   write a genome of strategy SPEC drawn from seed S (a fuzzing seed);\n"
 		"           k=N in SPEC sets the expected number of events (default 1000)\n"
+		"  seed     write each data file of a harness's corpus behind N genomes of the\n"
+		"           explorer's portfolio (default all 5), as schedfuzz inputs\n"
 		"  cov      replay every input of CORPUS (a directory or a file) and report the\n"
 		"           interleaving coverage: HaPSet pairs, MAP patterns against MAP's estimate\n"
 		"\n"
@@ -159,6 +169,13 @@ static int cmd_run(int argc, char **argv)
 			setenv("SCHEDFUZZ_EXIT_OK", codes, 1);
 		} else if (!strcmp(a, "--no-spurious")) {
 			setenv("SCHEDFUZZ_SPURIOUS", "0", 1);
+		} else if (!strcmp(a, "--data")) {
+			const char *data = argv[i = program_option_value(argc, argv, i)];
+			if (access(data, R_OK) != 0) {
+				fprintf(stderr, "schedfuzz: cannot read %s: %s\n", data, strerror(errno));
+				return SETUP;
+			}
+			setenv("SCHEDFUZZ_DATA", data, 1);
 		} else if (!strcmp(a, "--keep-going")) {
 			setenv("SCHEDFUZZ_KEEP_GOING", "1", 1);
 		} else if (!strcmp(a, "--print-schedule")) {
@@ -291,6 +308,8 @@ int main(int argc, char **argv)
 		return cmd_cov(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "min"))
 		return cmd_min(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "seed"))
+		return cmd_seed(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "--version")) {
 		printf("schedfuzz %s\n", SCHEDFUZZ_VERSION);
 		return OK;

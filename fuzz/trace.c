@@ -83,6 +83,7 @@ bool trace_load(const char *path, struct trace *t, char *err, size_t cap)
 		struct trace_rec r = { 0 };
 		char a[64], b[64], c[64], d[64], e[64], flags[16];
 		unsigned long long step;
+		unsigned u1, u2, u3;
 		int tid, n = 0;
 		if (lineno == 1) {
 			ok = !strcmp(line, "schedfuzz-trace 1");
@@ -119,6 +120,20 @@ bool trace_load(const char *path, struct trace *t, char *err, size_t cap)
 			unword(t->fail_kind);
 			t->fail_site = (uint32_t)strtoul(e, NULL, 16);
 			snprintf(t->fail_msg, sizeof t->fail_msg, "%s", line + n);
+		} else if (sscanf(line, "decision %u %d %u %23s %63s %u %15s", &u1, &tid, &u2, r.kind, a,
+				  &u3, flags) == 7) {
+			struct trace_decision *nd = realloc(t->dec, (t->ndec + 1) * sizeof *nd);
+			ok = nd != NULL;
+			if (ok) {
+				t->dec = nd;
+				struct trace_decision *dd = &t->dec[t->ndec++];
+				*dd = (struct trace_decision){ .index = u1, .tid = tid, .ord = u2,
+								.site = (uint32_t)strtoul(a, NULL, 16),
+								.value = u3,
+								.choice = !strcmp(flags, "choice") };
+				unword(r.kind);
+				snprintf(dd->kind, sizeof dd->kind, "%s", r.kind);
+			}
 		} else if (sscanf(line,
 				  "result fail=%47s steps=%" SCNu64 " decisions=%" SCNu64
 				  " preemptions=%" SCNu64 " threads=%d fingerprint=%" SCNx64
@@ -153,6 +168,9 @@ void trace_free(struct trace *t)
 	free(t->rec);
 	t->rec = NULL;
 	t->n = 0;
+	free(t->dec);
+	t->dec = NULL;
+	t->ndec = 0;
 }
 
 static bool is_memory(const char *kind)

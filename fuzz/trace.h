@@ -33,8 +33,21 @@ struct trace_rec {
 	uint32_t size;
 };
 
+/* A decision that departs from the default (rt_trace.c's `decision`). */
+struct trace_decision {
+	uint32_t index;
+	int tid;
+	uint32_t ord;       /* events the thread had performed before it */
+	char kind[24];      /* its next operation, "resume" or "exit" */
+	uint32_t site;      /* where that operation is */
+	uint32_t value;     /* the thread picked, or the option chosen */
+	bool choice;
+};
+
 struct trace {
 	char plan[1024];
+	struct trace_decision *dec;
+	size_t ndec;
 	struct trace_rec *rec;
 	size_t n;
 	int nthreads;

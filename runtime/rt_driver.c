@@ -37,6 +37,8 @@
  *                          explorer writes it into its genomes (flag
  *                          nospurious), so that their replay needs no setting
  *   SCHEDFUZZ_EXIT_OK=L    exit statuses (comma-separated) that are no failure
+ *   SCHEDFUZZ_DATA=FILE    the explorer's harness data: every schedule's input is
+ *                          its genome followed by FILE's bytes
  *   SCHEDFUZZ_SEARCH=S     explore systematically instead (rt_search_explore.c):
  *                          dfs, icb[:c=N], dpor or dpor+hapset, RUNS the budget
  *
@@ -63,6 +65,8 @@
 #include <unistd.h>
 
 #include "cov_hash.h"
+#include "rt_anchor.h"
+#include "rt_input_hint.h"
 #include "rt_internal.h"
 
 /* Found by `schedfuzz` in a binary to tell that it was built with us. */
@@ -177,6 +181,7 @@ void rt_init(void)
 		}
 		rt.cfg.pinned = true;
 	}
+	rt_anchors_load();
 	rt_cov_init();
 }
 
@@ -188,6 +193,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return __real_LLVMFuzzerTestOneInput(data, size);
 	struct sf_plan plan;
 	size_t g = sf_genome_decode(data, size, &plan);
+	rt_input_hint_begin(data, size);
 	rt_artifact_input(data, size);
 	rt_exec_begin(data, g, true);
 	int r = __real_LLVMFuzzerTestOneInput(data + g, size - g);
@@ -199,6 +205,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	self->wait = W_OTHERS;
 	rt_block(self, EV_THREAD_JOIN, NULL);
 	rt_exec_end();
+	rt_input_hint_passed();
 	return r;
 }
 
@@ -497,6 +504,32 @@ int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs, con
 	return independent;
 }
 
+/* The explorer's input for one genome: the genome, then the harness data
+ * of SCHEDFUZZ_DATA (read once), if any. */
+static const uint8_t *explore_input(const uint8_t genome[SF_GENOME_HEADER], size_t *size)
+{
+	static uint8_t *buf;
+	static size_t data_size;
+	const char *data = rt_env_str("SCHEDFUZZ_DATA");
+	if (!data) {
+		*size = SF_GENOME_HEADER;
+		return genome;
+	}
+	if (!buf) {
+		uint8_t *d = rt_read_file(data, &data_size);
+		buf = malloc(SF_GENOME_HEADER + data_size);
+		if (!buf) {
+			fprintf(stderr, "schedfuzz: out of memory reading %s\n", data);
+			_exit(RT_EXIT_SETUP);
+		}
+		memcpy(buf + SF_GENOME_HEADER, d, data_size);
+		free(d);
+	}
+	memcpy(buf, genome, SF_GENOME_HEADER);
+	*size = SF_GENOME_HEADER + data_size;
+	return buf;
+}
+
 static int explore(uint64_t runs, int argc, char **argv, char **envp)
 {
 	uint64_t seed0 = rt_env_u64("SCHEDFUZZ_SEED", 0);
@@ -532,7 +565,9 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			sf_plan_format(&plan, text, sizeof text);
 			fprintf(stderr, "schedfuzz: schedule %" PRIu64 ": %s\n", i + 1, text);
 		}
-		struct rt_child c = rt_run_child(genome, sizeof genome, argc, argv, envp, shared, quiet,
+		size_t in_size;
+		const uint8_t *in = explore_input(genome, &in_size);
+		struct rt_child c = rt_run_child(in, in_size, argc, argv, envp, shared, quiet,
 					   timeout);
 		if (c.setup_error) {
 			rt_show_child_output(quiet);
@@ -557,7 +592,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			continue; /* one saved input per kind of failure */
 		}
 		saved_kind[kind] = true;
-		int k = rt_keep_failure(&c, i + 1, runs, out, genome, sizeof genome, argc, argv, envp,
+		int k = rt_keep_failure(&c, i + 1, runs, out, in, in_size, argc, argv, envp,
 					shared, timeout);
 		if (k < 0)
 			return RT_EXIT_SETUP;
@@ -595,6 +630,8 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	const char *input_path = rt_env_str("SCHEDFUZZ_INPUT");
 	const char *runs = rt_env_str("SCHEDFUZZ_RUNS");
 	bool harness = __real_LLVMFuzzerTestOneInput != NULL;
+	if (harness && !runs)
+		rt_input_hint_args(argc, argv);
 
 	if (harness && !input_path && !runs) {
 		/* The engine's main: libFuzzer's, AFL++'s persistent loop or
@@ -603,6 +640,11 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 		if (rt.under_libfuzzer)
 			rt_watchdog_libfuzzer();
 		return __real_main(argc, argv, envp);
+	}
+	if (!harness && rt_env_str("SCHEDFUZZ_DATA")) {
+		fprintf(stderr, "schedfuzz: --data is for harnesses (LLVMFuzzerTestOneInput); this "
+				"program has main() only\n");
+		return RT_EXIT_SETUP;
 	}
 	if (harness && LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);
@@ -622,6 +664,10 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 		else if (!rt_afl_input(&job.input, &job.size)) /* else afl-fuzz's test case */
 			make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0),
 				    &(struct sf_estimates){ 0 });
+		if (input_path && !harness) { /* a harness's inputs are looked at as it runs them */
+			rt_single_inputs = true;
+			rt_input_hint_begin(job.input, job.size);
+		}
 		job.argc = argc;
 		job.argv = argv;
 		job.envp = envp;
@@ -631,7 +677,10 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 		return 0;
 	}
 	rt_exec_begin(job.input, job.size, false);
-	return main_returned(__real_main(job.argc, job.argv, job.envp));
+	int r = main_returned(__real_main(job.argc, job.argv, job.envp));
+	if (input_path && !harness && rt.result && !rt.result->fail)
+		rt_input_hint_passed();
+	return r;
 }
 
 /* ---- what libFuzzer looks up in a sanitizer runtime ---------------------------------------- */

@@ -726,6 +726,9 @@ RT_HIDDEN void rt_trace_mark_spurious(void);
 RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg);
 /* The execution ended (either way): write the trace. */
 RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
+/* A decision that departs from the default, made by the running thread
+ * (a pick of a thread by slot, or a choice's option). */
+RT_HIDDEN void rt_trace_decision(uint32_t index, uint16_t value, bool choice);
 
 /* ---- rt_watchdog.c: time, and code the runtime cannot see -------------------
  *

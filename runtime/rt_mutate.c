@@ -16,6 +16,7 @@
 #include "estimates_file.h"
 #include "mutate.h"
 #include "rng.h"
+#include "rt_input_hint.h"
 #include "rt_internal.h"
 
 extern size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
@@ -63,6 +64,7 @@ void rt_mutate_learn(const struct sf_estimates *run)
 RT_EXPORT __attribute__((weak)) size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
 							       size_t max_size, unsigned int seed)
 {
+	rt_mutated = true; /* inputs from now on may be mutations (rt_input_hint.c) */
 	if (!LLVMFuzzerMutate || max_size < SF_GENOME_HEADER)
 		return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
 	struct sf_rng rng;

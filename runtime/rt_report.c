@@ -24,6 +24,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rt_anchor.h"
 #include "rt_internal.h"
 
 const char *const rt_fail_names[F_COUNT] = {
@@ -469,6 +470,8 @@ static void print_footer(void)
 {
 	char plan[512];
 	sf_plan_format(&rt.plan, plan, sizeof plan);
+	if (rt_anchors_on)
+		snprintf(plan, sizeof plan, "portable (decisions anchored to source lines)");
 	fprintf(stderr,
 		"==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads; "
 		"schedfuzz " SCHEDFUZZ_VERSION ")\n",
@@ -483,7 +486,10 @@ static void print_footer(void)
 				"execution may not replay exactly\n",
 			rt.result->async_tid, (unsigned long long)rt.cfg.stall_ms, rt.result->async);
 	char saved[4096];
-	const char *input = rt.cfg.input_path	    ? rt.cfg.input_path
+	/* A portable reproducer is run as a translated input: its own name is shown. */
+	const char *shown = getenv("SCHEDFUZZ_INPUT_NAME");
+	const char *input = shown && *shown	    ? shown
+			    : rt.cfg.input_path	    ? rt.cfg.input_path
 			    : rt_artifact_path(saved, sizeof saved) ? saved
 								    : "<saved input>";
 	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay %s -- %s\n",

@@ -41,6 +41,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rt_anchor.h"
 #include "rt_internal.h"
 #include "rt_own.h"
 #include "rt_lifecycle.h"
@@ -222,8 +223,10 @@ static void refresh(void)
 
 /* ---- the record ---------------------------------------------------------- */
 
-static void record_decision(uint32_t index, uint16_t value)
+static void record_decision(uint32_t index, uint16_t value, bool choice)
 {
+	if (RT_UNLIKELY(rt.trace_on))
+		rt_trace_decision(index, value, choice);
 	if (!rt.cfg.record_path)
 		return;
 	if (rt.nrec == rt.rec_cap) {
@@ -311,6 +314,8 @@ static RT_NOINLINE void observe(struct rt_thread *self, enum rt_ev ev, uintptr_t
 		rt_cov_event(self, ev, addr, obj, size, site);
 	if (rt.trace_on)
 		rt_trace_event(self, ev, addr, obj, size, site, flags);
+	if (rt_anchors_on)
+		rt_anchors_event(self, ev, site);
 }
 
 static inline __attribute__((always_inline)) void record(struct rt_thread *self, enum rt_ev ev,
@@ -366,8 +371,14 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 		idx = rt.strat->pick(rt.sstate, &view);
 		if (idx < 0 || idx >= n)
 			idx = dflt;
+		if (RT_UNLIKELY(rt_anchors_on)) { /* a portable reproducer's decision */
+			int want = rt_anchors_want(rt_self, false);
+			for (int i = 0; want >= 0 && i < n; i++)
+				if (rt.threads[cand[i].tid].tid == want)
+					idx = i;
+		}
 		if (idx != dflt)
-			record_decision(d, cand[idx].tid);
+			record_decision(d, cand[idx].tid, false);
 		if (RT_UNLIKELY(rt.search != NULL))
 			rt_search_pick(cand, n, idx, dflt, current);
 	}
@@ -515,8 +526,13 @@ uint32_t rt_choose(enum strat_choice what, uint32_t n)
 	uint32_t v = rt.strat->choose(rt.sstate, what, n, rt.step);
 	if (v >= n)
 		v = 0;
+	if (RT_UNLIKELY(rt_anchors_on)) {
+		int want = rt_anchors_want(rt_self, true);
+		if (want >= 0 && (uint32_t)want < n)
+			v = (uint32_t)want;
+	}
 	if (v != 0)
-		record_decision(d, (uint16_t)v);
+		record_decision(d, (uint16_t)v, true);
 	if (RT_UNLIKELY(rt.search != NULL))
 		rt_search_choice(n, v);
 	return v;
@@ -711,6 +727,8 @@ void rt_thread_finish(struct rt_thread *self)
 		rt_self = NULL;
 		return;
 	}
+	self->pend_ev = EV_THREAD_EXIT; /* its decision follows its last event */
+	self->pend_site = self->site;
 	struct rt_thread *next = pick(rt.cand, rt.ncand, -1);
 	rt_self = NULL;
 	hand_to(next);
@@ -938,7 +956,8 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_record_open();
 	if (rt.search)
 		rt_search_begin();
-	rt.observed = rt.cov_on || rt.trace_on || rt.search;
+	rt_anchors_begin();
+	rt.observed = rt.cov_on || rt.trace_on || rt.search || rt_anchors_on;
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = pin_cpu();

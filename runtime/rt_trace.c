@@ -23,6 +23,12 @@
  *   fail KIND SITE MESSAGE          only when the execution failed, then
  *   state TID WAIT SITE CTX VAR OBJ  each unfinished thread: what it waits for
  *                                    (running or runnable if nothing)
+ *   decision INDEX TID ORD KIND SITE VALUE pick|choice
+ *        a decision that departs from the default, made by thread TID after
+ *        ORD events of its own, its next operation being KIND at SITE
+ *        ("resume": a wait recorded before; "exit": it just ended); VALUE
+ *        the thread picked or the option chosen. Portable reproducers are
+ *        anchored by these (fuzz/portable.c).
  *   result fail=KIND steps=N decisions=N preemptions=N threads=N fingerprint=HEX dropped=N
  *
  * Like coverage, this costs time per event, so it runs only when asked. */
@@ -32,6 +38,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "rt_anchor.h"
 #include "rt_internal.h"
 
 #define TRACE_CAP (1u << 20) /* events kept: a power of two */
@@ -47,8 +54,21 @@ struct traced {
 	bool block; /* a "block" record rather than an event */
 };
 
+#define OWN_TIDS 4096  /* threads whose own events are counted, by creation number */
+#define DECISIONS_CAP (1u << 16)
+
+struct traced_decision {
+	uint32_t index, ord, site;
+	uint16_t tid, value;
+	uint8_t kind;
+	bool choice;
+};
+
 static struct {
 	struct traced *ev; /* ring of TRACE_CAP */
+	uint32_t *own;     /* OWN_TIDS: events each thread performed so far */
+	struct traced_decision *dec; /* DECISIONS_CAP, the first ones */
+	uint32_t ndec;
 	uint64_t n;        /* records so far this execution */
 	bool failed;
 	enum rt_fail_kind kind;
@@ -77,6 +97,18 @@ void rt_trace_begin(void)
 			return;
 		}
 	}
+	if (!tr.own) {
+		tr.own = mmap(NULL, OWN_TIDS * sizeof *tr.own + DECISIONS_CAP * sizeof *tr.dec,
+			      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (tr.own == MAP_FAILED) {
+			tr.own = NULL;
+			rt.trace_on = false;
+			return;
+		}
+		tr.dec = (struct traced_decision *)(tr.own + OWN_TIDS);
+	}
+	rt_memset(tr.own, 0, OWN_TIDS * sizeof *tr.own);
+	tr.ndec = 0;
 	tr.n = 0;
 	tr.failed = false;
 }
@@ -104,6 +136,8 @@ void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struc
 		    uint32_t size, const void *site, uint8_t flags)
 {
 	struct traced *t = next_record(self, rt_stable_site(site), addr, obj);
+	if (self->tid < OWN_TIDS)
+		tr.own[self->tid]++;
 	t->block = false;
 	t->kind = (uint8_t)ev;
 	t->size = size;
@@ -129,6 +163,21 @@ void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, c
 	t->size = 0;
 	t->flags = 0;
 	self->waited = true;
+}
+
+void rt_trace_decision(uint32_t index, uint16_t value, bool choice)
+{
+	struct rt_thread *self = rt_self;
+	if (!self || tr.ndec == DECISIONS_CAP)
+		return;
+	struct traced_decision *d = &tr.dec[tr.ndec++];
+	d->index = index;
+	d->tid = (uint16_t)self->tid;
+	d->ord = self->tid < OWN_TIDS ? tr.own[self->tid] : UINT32_MAX;
+	d->kind = self->pend_ev;
+	d->site = rt_stable_site(self->pend_site);
+	d->value = choice ? value : (uint16_t)rt.threads[value].tid;
+	d->choice = choice;
 }
 
 void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg)
@@ -201,7 +250,7 @@ void rt_trace_end(enum rt_fail_kind fail)
 	if (!rt.trace_on)
 		return;
 	rt.trace_on = false;
-	rt.observed = rt.cov_on;
+	rt.observed = rt.cov_on || rt_anchors_on;
 	struct rt_thread *self = rt_self;
 	rt_self = NULL; /* stdio's copies are not the program's accesses */
 	FILE *f = rt_outfile_rewrite(rt.cfg.trace_path, &trace_fd, "w");
@@ -211,6 +260,8 @@ void rt_trace_end(enum rt_fail_kind fail)
 	}
 	char plan[1024];
 	sf_plan_format(&rt.plan, plan, sizeof plan);
+	if (rt_anchors_on)
+		snprintf(plan, sizeof plan, "portable (decisions anchored to source lines)");
 	fprintf(f, "schedfuzz-trace 1\nplan %s\n", plan);
 	uint64_t first = tr.n > TRACE_CAP ? tr.n - TRACE_CAP : 0;
 	for (uint64_t i = first; i < tr.n; i++) {
@@ -248,6 +299,12 @@ void rt_trace_end(enum rt_fail_kind fail)
 	}
 	if (tr.failed)
 		write_states(f);
+	for (uint32_t i = 0; i < tr.ndec; i++) {
+		const struct traced_decision *d = &tr.dec[i];
+		fprintf(f, "decision %" PRIu32 " %u %" PRIu32 " ", d->index, d->tid, d->ord);
+		put_word(f, d->kind < EV_COUNT ? rt_ev_names[d->kind] : "resume");
+		fprintf(f, " %" PRIx32 " %u %s\n", d->site, d->value, d->choice ? "choice" : "pick");
+	}
 	fprintf(f, "result fail=");
 	put_word(f, rt_fail_names[fail]);
 	fprintf(f, " steps=%" PRIu64 " decisions=%" PRIu64 " preemptions=%" PRIu64

@@ -40,7 +40,10 @@
  *   56     7     thread bounding: the priority key each change point gives
  *   63     1     v = 1 + byte % 4 (PCTVB; FOCUS: the number of roles)
  *   64     4*4   PCTVB variables (see SF_VAR_* in genome.h); FOCUS: roles,
- *                byte 0 % 8 a start routine, byte 1 % 4 an instance
+ *                byte 0 % 8 a start routine, byte 1 % 4 an instance. An
+ *                explicit genome may carry a build stamp here instead:
+ *                "SFB1", 8 bytes of a build-id, a 4-byte check
+ *                (sf_genome_stamp)
  *   80     4*4   PCTVB a_i: estimated accesses to variable i; FOCUS:
  *                estimated events of role i's thread; 0 reads as 1
  *   96     5*m   explicit: m decisions, each a 32-bit decision index then
@@ -240,6 +243,32 @@ size_t sf_genome_encode(const struct sf_plan *in, const struct sf_decision *deci
 		}
 	}
 	return need;
+}
+
+enum { STAMP_TAG = 0x31424653u /* "SFB1" */ };
+
+static uint32_t stamp_check(const uint8_t build[8])
+{
+	uint64_t x = load_le(build, 8) ^ 0x5f3759df9e3779b9ull;
+	return (uint32_t)(sf_splitmix64(&x) >> 16);
+}
+
+void sf_genome_stamp(uint8_t *genome, size_t size, const uint8_t build[8])
+{
+	if (size < SF_GENOME_HEADER || kind_table[genome[OFF_KIND] % 16] != SF_KIND_EXPLICIT)
+		return;
+	store_le(genome + OFF_VAR, STAMP_TAG, 4);
+	memcpy(genome + OFF_VAR + 4, build, 8);
+	store_le(genome + OFF_VAR + 12, stamp_check(build), 4);
+}
+
+bool sf_genome_stamped(const uint8_t *data, size_t size, uint8_t build[8])
+{
+	if (size < SF_GENOME_HEADER || kind_table[data[OFF_KIND] % 16] != SF_KIND_EXPLICIT ||
+	    load_le(data + OFF_VAR, 4) != STAMP_TAG)
+		return false;
+	memcpy(build, data + OFF_VAR + 4, 8);
+	return load_le(data + OFF_VAR + 12, 4) == stamp_check(build);
 }
 
 uint64_t sf_derive_seed(uint64_t start_seed, uint64_t index)

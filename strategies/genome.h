@@ -113,4 +113,12 @@ uint64_t sf_derive_seed(uint64_t start_seed, uint64_t index);
 
 const char *sf_kind_name(enum sf_kind kind);
 
+/* The build an explicit genome was recorded on, for saying so when it
+ * does not replay elsewhere: 8 bytes of the binary's build-id, kept in
+ * header fields an explicit plan does not read (PCTVB's variables), with
+ * a tag and a check so that a fuzzed genome is not taken for one. The
+ * stamp changes nothing a genome decodes to. */
+void sf_genome_stamp(uint8_t *genome, size_t size, const uint8_t build[8]);
+bool sf_genome_stamped(const uint8_t *data, size_t size, uint8_t build[8]);
+
 #endif

@@ -414,6 +414,43 @@ static void derived_seeds_differ_and_repeat(void **state)
 	assert_true(sf_derive_seed(1, 5) == sf_derive_seed(1, 5));
 }
 
+/* A build stamp sits in fields an explicit plan never reads: the plan and
+ * its decisions decode the same, only explicit genomes take one, and a
+ * damaged stamp (a fuzzer's byte flip) is no stamp. */
+static void a_build_stamp_changes_nothing_decoded(void **state)
+{
+	(void)state;
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .flags = SF_FLAG_NO_SPURIOUS };
+	struct sf_decision d[2] = { { 3, 1 }, { 9, 2 } };
+	uint8_t buf[SF_GENOME_HEADER + 2 * SF_DECISION_BYTES + 4], copy[sizeof buf];
+	size_t n = sf_genome_encode(&p, d, 2, buf, sizeof buf);
+	memcpy(buf + n, "data", 4);
+	memcpy(copy, buf, sizeof buf);
+	uint8_t build[8] = { 0x7a, 0xfc, 0x29, 0xfc, 0xcf, 0x03, 0x04, 0xa2 }, got[8];
+	assert_false(sf_genome_stamped(buf, sizeof buf, got));
+	sf_genome_stamp(buf, sizeof buf, build);
+	assert_true(sf_genome_stamped(buf, sizeof buf, got));
+	assert_memory_equal(got, build, 8);
+	struct sf_plan a, b;
+	size_t ga = sf_genome_decode(copy, sizeof copy, &a), gb = sf_genome_decode(buf, sizeof buf, &b);
+	assert_int_equal(ga, gb);
+	assert_int_equal(a.kind, b.kind);
+	assert_int_equal(a.flags, b.flags);
+	assert_int_equal(a.ndecisions, b.ndecisions);
+	for (uint32_t i = 0; i < a.ndecisions; i++) {
+		assert_int_equal(sf_plan_decision(&a, i).index, sf_plan_decision(&b, i).index);
+		assert_int_equal(sf_plan_decision(&a, i).value, sf_plan_decision(&b, i).value);
+	}
+	assert_memory_equal(buf + gb, "data", 4);
+	buf[70] ^= 1;
+	assert_false(sf_genome_stamped(buf, sizeof buf, got));
+	struct sf_plan r = { .kind = SF_KIND_RANDOM, .seed = 42 };
+	uint8_t rnd[SF_GENOME_HEADER];
+	sf_genome_encode(&r, NULL, 0, rnd, sizeof rnd);
+	sf_genome_stamp(rnd, sizeof rnd, build);
+	assert_false(sf_genome_stamped(rnd, sizeof rnd, got));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +469,7 @@ int main(void)
 		cmocka_unit_test(generated_pct_plans_are_uniform_and_distinct),
 		cmocka_unit_test(generated_pctvb_plans_prefer_shared_variables),
 		cmocka_unit_test(derived_seeds_differ_and_repeat),
+		cmocka_unit_test(a_build_stamp_changes_nothing_decoded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
