@@ -1,5 +1,5 @@
 /* cov.c - the tracker: splits events into objects and granules, runs
- * HaPSet and MAP on them, and emits each feature once per execution.
+ * HaPSet, MAP and reads-from on them, and emits each feature once per execution.
  *
  * Once: coverage is a set (ALGORITHMS.md: a run covers a pair or an
  * instance, or not), so the fuzzer must not see "the same pair, more
@@ -97,7 +97,7 @@ void cov_destroy(struct cov_state *s)
 
 void cov_begin(struct cov_state *s, unsigned what, cov_emit_fn *emit, void *arg)
 {
-	s->what = emit ? what & COV_BOTH : 0;
+	s->what = emit ? what & COV_ALL : 0;
 	s->emit = emit;
 	s->arg = arg;
 	cov_shadow_reset(&s->shadow);
@@ -127,6 +127,8 @@ void cov_event(struct cov_state *s, const struct cov_event *ev)
 			cov_hapset_event(s, c, ev, mask);
 		if (s->what & COV_MAP)
 			cov_map_access(s, c, ev, g, mask);
+		if (s->what & COV_READS_FROM)
+			cov_reads_from_access(s, c, ev, mask);
 	}
 }
 

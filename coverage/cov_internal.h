@@ -49,5 +49,9 @@ void cov_map_init(void);
 /* MAP's matching for an access to one granule; then the access is remembered. */
 void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		    uintptr_t granule, uint8_t mask);
+/* Reads-from for an access to one granule: a write is remembered, a read
+ * emits the write it saw. */
+void cov_reads_from_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
+			   uint8_t mask);
 
 #endif

@@ -2,7 +2,9 @@
  * coverage/ sees them; features out, to the fuzzers' maps and, for
  * `schedfuzz cov`, to a dump file.
  *
- *   SCHEDFUZZ_COVERAGE=both|hapset|map|none  which features (default both)
+ *   SCHEDFUZZ_COVERAGE=hapset|map|rf|both|all|none  which features: HaPSet,
+ *                               MAP, reads-from, the first two, all three
+ *                               (default), none
  *   SCHEDFUZZ_HAPSET_CONTEXT=C  call sites in a HaPSet statement (0-4, default 2)
  *   SCHEDFUZZ_COV_DUMP=FILE     append each execution's features, and the
  *                               sites that read and write each variable
@@ -50,8 +52,12 @@ struct var_site {
 void rt_cov_init(void)
 {
 	const char *what = getenv("SCHEDFUZZ_COVERAGE");
-	if (!what || !*what || !strcmp(what, "both"))
+	if (!what || !*what || !strcmp(what, "all"))
+		rt.cfg.coverage = COV_ALL;
+	else if (!strcmp(what, "both"))
 		rt.cfg.coverage = COV_BOTH;
+	else if (!strcmp(what, "rf"))
+		rt.cfg.coverage = COV_READS_FROM;
 	else if (!strcmp(what, "hapset"))
 		rt.cfg.coverage = COV_HAPSET;
 	else if (!strcmp(what, "map"))
@@ -59,7 +65,7 @@ void rt_cov_init(void)
 	else if (!strcmp(what, "none"))
 		rt.cfg.coverage = 0;
 	else {
-		fprintf(stderr, "schedfuzz: SCHEDFUZZ_COVERAGE=%s: expected hapset, map, both or none\n",
+		fprintf(stderr, "schedfuzz: SCHEDFUZZ_COVERAGE=%s: expected hapset, map, rf, both, all or none\n",
 			what);
 		_exit(RT_EXIT_SETUP);
 	}
@@ -154,6 +160,9 @@ static void write_dump(void)
 				for (int k = 0; k < ft->nctx[s]; k++)
 					fprintf(f, " %" PRIx32, ft->ctx[s][k]);
 			}
+		} else if (ft->kind == COV_READS_FROM) {
+			fprintf(f, "rf %016" PRIx64 " %" PRIx32 " %" PRIx32 " %u", ft->hash, ft->site[0],
+				ft->site[1], ft->remote);
 		} else {
 			fprintf(f, "map %016" PRIx64 " %u %u", ft->hash, ft->pattern, ft->nsteps);
 			for (int s = 0; s < ft->nsteps; s++)
