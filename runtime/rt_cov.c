@@ -25,6 +25,7 @@
 
 #include "cov.h"
 #include "cov_export.h"
+#include "rt_guide.h"
 #include "rt_internal.h"
 
 static struct {
@@ -191,6 +192,10 @@ static void sink(void *arg, const struct cov_feature *f)
 		rt_search_hapset(f->hash);
 	if (rt.cfg.cov_dump)
 		keep_feature(f);
+	if (rt_guide_map) { /* the guided explorer's child: publish it */
+		uint32_t bit = (uint32_t)(f->hash >> 24) & (RT_GUIDE_BITS - 1);
+		rt_guide_map[bit / 64] |= 1ull << (bit % 64);
+	}
 }
 
 void rt_cov_begin(void)
@@ -198,7 +203,7 @@ void rt_cov_begin(void)
 	cov.sinks = (rt.under_libfuzzer ? COV_TO_LIBFUZZER : 0) |
 		    (cov_export_afl_present() ? COV_TO_AFL : 0);
 	bool guided = rt.search && rt.search->want_hapset;
-	rt.cov_on = rt.cfg.coverage && (cov.sinks || rt.cfg.cov_dump || guided);
+	rt.cov_on = rt.cfg.coverage && (cov.sinks || rt.cfg.cov_dump || guided || rt_guide_map);
 	if (rt.cov_on && !cov.state && !(cov.state = cov_create()))
 		rt.cov_on = false; /* out of memory: run without coverage */
 	if (!rt.cov_on)

@@ -36,6 +36,9 @@
  *                          explorer writes it into its genomes (flag
  *                          nospurious), so that their replay needs no setting
  *   SCHEDFUZZ_EXIT_OK=L    exit statuses (comma-separated) that are no failure
+ *   SCHEDFUZZ_GUIDE=0      the explorer draws every schedule afresh instead of
+ *                          keeping and mutating those with new coverage
+ *                          (rt_guide.c, also SCHEDFUZZ_CORPUS)
  *   SCHEDFUZZ_SEARCH=S     explore systematically instead (rt_search_explore.c):
  *                          dfs, icb[:c=N], dpor or dpor+hapset, RUNS the budget
  *
@@ -61,6 +64,7 @@
 #include <unistd.h>
 
 #include "cov_hash.h"
+#include "rt_guide.h"
 #include "rt_internal.h"
 
 /* Found by `schedfuzz` in a binary to tell that it was built with us. */
@@ -225,8 +229,8 @@ static const struct sf_spec portfolio[] = {
 /* The genome of schedule index made from seed: a plan of the pinned
  * strategy, or of the portfolio's, shaped by what earlier executions
  * showed. */
-static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t seed,
-			const struct sf_estimates *est)
+void rt_make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t seed,
+		    const struct sf_estimates *est)
 {
 	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = seed };
 	if (rt.cfg.pinned)
@@ -465,22 +469,31 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	struct rt_async_tally async = { 0 };
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
-	uint8_t genome[SF_GENOME_HEADER];
+	/* Guided (rt_guide.c) unless told otherwise or a strategy is pinned. */
+	struct rt_guide *guide = rt_guide_create(seed0);
+	uint8_t fresh[SF_GENOME_HEADER];
 	for (uint64_t i = 0; i < runs; i++) {
-		make_genome(genome, i, sf_derive_seed(seed0, i), &est);
+		size_t size = sizeof fresh;
+		const uint8_t *genome = fresh;
+		if (guide)
+			genome = rt_guide_next(guide, i, &est, &size);
+		else
+			rt_make_genome(fresh, i, sf_derive_seed(seed0, i), &est);
 		if (print_schedule) {
 			struct sf_plan plan;
 			char text[1024];
-			sf_genome_decode(genome, sizeof genome, &plan);
+			sf_genome_decode(genome, size, &plan);
 			sf_plan_format(&plan, text, sizeof text);
 			fprintf(stderr, "schedfuzz: schedule %" PRIu64 ": %s\n", i + 1, text);
 		}
-		struct rt_child c = rt_run_child(genome, sizeof genome, argc, argv, envp, shared, quiet,
+		struct rt_child c = rt_run_child(genome, size, argc, argv, envp, shared, quiet,
 					   timeout);
 		if (c.setup_error) {
 			rt_show_child_output(quiet);
 			return RT_EXIT_SETUP;
 		}
+		if (guide)
+			rt_guide_learn(guide);
 		sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
@@ -500,8 +513,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			continue; /* one saved input per kind of failure */
 		}
 		saved_kind[kind] = true;
-		int k = rt_keep_failure(&c, i + 1, runs, out, genome, sizeof genome, argc, argv, envp,
-					shared, timeout);
+		int k = rt_keep_failure(&c, i + 1, runs, out, genome, size, argc, argv, envp, shared,
+					timeout);
 		if (k < 0)
 			return RT_EXIT_SETUP;
 		if (k == 2) {
@@ -523,6 +536,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		fprintf(stderr, "threads: %" PRIu32 "\n", max_threads);
 		fprintf(stderr, "events: %" PRIu64 "\n", est.events);
 		fprintf(stderr, "lock_events: %" PRIu64 "\n", est.locks);
+		if (guide)
+			rt_guide_summary(guide);
 		rt_findings_summary(runs, seed0, failures, keep_going, true);
 		fflush(stdout);
 		return failures || independent ? 1 : 0;
@@ -561,7 +576,7 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	if (input_path)
 		input = rt_read_file(input_path, &size);
 	else if (!rt_afl_input(&input, &size)) /* else afl-fuzz's test case */
-		make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
+		rt_make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0), &(struct sf_estimates){ 0 });
 	return run_one(input, size, argc, argv, envp);
 }
 
