@@ -73,6 +73,11 @@ struct cov_feature {
 	uint8_t nsteps;	/* HaPSet: 2 (predecessor, statement); MAP: 2..4 */
 	uint8_t nvars;	/* MAP: 1 or 2 */
 	uint8_t remote; /* reads-from: the write was another thread's */
+	uint8_t count;	/* reads-from: its occurrence in the execution, 1, 2, 3, 4, 8 ... 128 */
+	/* Reads-from by occurrence: the write's and the read's, each the how-
+	 * manieth access of its thread at its site (1..8, 8 for later ones);
+	 * 0 in the plain feature. */
+	uint8_t occ[2];
 	/* Reads-from: site[0] the write (0: the initial value), site[1] the read. */
 	uint32_t site[COV_MAX_STEPS];
 	/* HaPSet: the predecessor's and the statement's call contexts. */
@@ -90,6 +95,10 @@ uint64_t cov_hapset_pair_hash(uint32_t remote_site, const uint32_t *remote_ctx, 
 /* A reads-from feature's hash: the read at read_site saw the write at
  * write_site (0: the initial value), made by another thread if remote. */
 uint64_t cov_reads_from_hash(uint32_t read_site, uint32_t write_site, bool remote);
+/* The same with occurrences (1..8): the read_occ-th read at read_site of
+ * its thread saw the write_occ-th write at write_site of its writer's. */
+uint64_t cov_reads_from_occ_hash(uint32_t read_site, uint8_t read_occ, uint32_t write_site,
+				 uint8_t write_occ, bool remote);
 
 typedef void cov_emit_fn(void *arg, const struct cov_feature *f);
 

@@ -12,8 +12,17 @@
  * bytes reads the initial value: write site 0, never remote. The bound: one
  * write per granule is remembered, so a later write to other bytes of the
  * granule hides an earlier one to the read's bytes (the read then counts as
- * reading the initial value). Cost per access: a few stores for a write;
- * for a read, one hash and one probe of the execution's seen-set. */
+ * reading the initial value). A feature is also counted: its 2nd, 3rd,
+ * 4th, 8th ... 128th occurrence in an execution are features of their own
+ * (AFL's hit-count buckets), so that a schedule where two threads took
+ * turns one round more than ever before is new. And it is told by
+ * occurrence: "the 2nd read at this site by its thread saw the 2nd write at
+ * that site by another thread" (up to the 8th of each), so that rounds of
+ * a loop are told apart, and a schedule that got one more round in
+ * lockstep than any before is new however the threads are numbered.
+ * Cost per access: one probe of a (thread, site) count; then a few stores
+ * for a write, and for a read two hashes and two probes of the execution's
+ * seen-set. */
 #include "cov_hash.h"
 #include "cov_internal.h"
 
@@ -23,13 +32,22 @@ uint64_t cov_reads_from_hash(uint32_t read_site, uint32_t write_site, bool remot
 	return cov_hash64(id, sizeof id, 0);
 }
 
+uint64_t cov_reads_from_occ_hash(uint32_t read_site, uint8_t read_occ, uint32_t write_site,
+				 uint8_t write_occ, bool remote)
+{
+	const uint32_t id[4] = { 0x52644f63u /* "RdOc" */, read_site, write_site,
+				 (uint32_t)read_occ << 16 | (uint32_t)write_occ << 8 | remote };
+	return cov_hash64(id, sizeof id, 0);
+}
+
 void cov_reads_from_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
-			   uint8_t mask)
+			   uint8_t mask, uint8_t occ)
 {
 	if (ev->op == COV_WRITE) {
 		c->w_site = ev->site;
 		c->w_tid = ev->tid;
 		c->w_mask = mask;
+		c->w_occ = occ;
 		return;
 	}
 	bool seen = (c->w_mask & mask) != 0;
@@ -40,5 +58,10 @@ void cov_reads_from_access(struct cov_state *s, struct cov_cell *c, const struct
 	f.var[0] = c->key;
 	f.write[0] = 1;
 	f.hash = cov_reads_from_hash(f.site[1], f.site[0], f.remote);
+	cov_emit_counted(s, &f);
+	f.count = 0;
+	f.occ[0] = seen ? c->w_occ : 0;
+	f.occ[1] = occ;
+	f.hash = cov_reads_from_occ_hash(f.site[1], f.occ[1], f.site[0], f.occ[0], f.remote);
 	cov_emit(s, &f);
 }

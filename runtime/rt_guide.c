@@ -51,6 +51,8 @@ enum arm { SEED, EXPLORE, EXPLOIT };
 struct entry {
 	uint8_t *bytes;
 	size_t size;
+	uint8_t *rec; /* the executed schedule as an explicit list, or NULL */
+	size_t rec_size;
 	uint64_t hash;
 	uint32_t found; /* features it was the first to show */
 	uint32_t picks; /* mutants made of it */
@@ -65,6 +67,10 @@ struct rt_guide {
 	uint32_t ncorpus, cap;
 	uint32_t nloaded, nseeded; /* loaded from the directory; run so far */
 	const char *dir;
+	int rec_fd; /* where children record their schedule (memfd), -1 if none */
+	char rec_path[64];
+	uint8_t *rec;
+	size_t rec_size, rec_cap;
 
 	/* The schedule being run. */
 	uint8_t *cur;
@@ -106,7 +112,8 @@ static bool add_entry(struct rt_guide *g, const uint8_t *bytes, size_t size, uin
 	if (!copy)
 		return false;
 	memcpy(copy, bytes, size);
-	g->corpus[g->ncorpus++] = (struct entry){ copy, size, h, found, 0 };
+	g->corpus[g->ncorpus++] = (struct entry){ .bytes = copy, .size = size, .hash = h,
+						   .found = found };
 	return true;
 }
 
@@ -202,6 +209,14 @@ struct rt_guide *rt_guide_create(uint64_t seed)
 	g->seed = seed;
 	sf_rng_seed(&g->rng, seed ^ 0x6775696465ull /* "guide" */);
 	g->yield[EXPLORE] = g->yield[EXPLOIT] = 0.5;
+	/* Children record what they executed (rt_record_write), as an
+	 * explicit list: a kept schedule can then be changed decision by
+	 * decision, its prefix kept, whatever plan made it. */
+	g->rec_fd = rt.cfg.record_path ? -1 : memfd_create("schedfuzz-guide-record", 0);
+	if (g->rec_fd >= 0) {
+		snprintf(g->rec_path, sizeof g->rec_path, "/proc/self/fd/%d", g->rec_fd);
+		rt.cfg.record_path = g->rec_path;
+	}
 	g->dir = rt_env_str("SCHEDFUZZ_CORPUS");
 	if (g->dir)
 		load_dir(g, g->dir);
@@ -242,10 +257,17 @@ static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_es
 	const uint8_t *data = e->bytes + gsize;
 	size_t data_size = e->size - gsize;
 	uint64_t seed = sf_rng_next(&g->rng);
+	/* Half the time, the schedule it executed, changed decision by decision. */
+	bool recorded = e->rec && sf_rng_below(&g->rng, 2);
+	if (recorded)
+		sf_genome_decode(e->rec, e->rec_size, &plan);
 	if (plan.kind == SF_KIND_EXPLICIT) {
 		const struct entry *o = &g->corpus[sf_rng_below(&g->rng, g->ncorpus)];
 		struct sf_plan other;
-		sf_genome_decode(o->bytes, o->size, &other);
+		if (o->rec)
+			sf_genome_decode(o->rec, o->rec_size, &other);
+		else
+			sf_genome_decode(o->bytes, o->size, &other);
 		size_t cap = SF_GENOME_HEADER +
 			     ((size_t)plan.ndecisions + other.ndecisions + 1) * SF_DECISION_BYTES;
 		if (!reserve(&g->cur, &g->cur_cap, cap + data_size))
@@ -257,7 +279,8 @@ static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_es
 			return true;
 		}
 	}
-	/* Decoding e again: the explicit branch may have moved g->cur. */
+	/* The plan itself (not its record), or an explicit list that could
+	 * not be mutated as such. */
 	sf_genome_decode(e->bytes, e->size, &plan);
 	if (!sf_plan_mutate(&plan, NULL, est, seed))
 		sf_plan_generate(&(struct sf_spec){ .kind = SF_KIND_RANDOM }, est, seed, &plan);
@@ -275,6 +298,8 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 			     size_t *size)
 {
 	memset(rt_guide_map, 0, WORDS * sizeof(uint64_t));
+	if (g->rec_fd >= 0)
+		(void)!ftruncate(g->rec_fd, 0);
 	if (g->nseeded < g->nloaded) {
 		const struct entry *e = &g->corpus[g->nseeded++];
 		g->arm = SEED;
@@ -309,6 +334,22 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 	return g->cur;
 }
 
+/* What the child just run recorded, kept with its entry; a child that
+ * could not write it (killed at its timeout) leaves the file empty. */
+static void attach_record(struct rt_guide *g, struct entry *e)
+{
+	struct stat st;
+	if (g->rec_fd < 0 || fstat(g->rec_fd, &st) != 0 || st.st_size < SF_GENOME_HEADER ||
+	    st.st_size > MAX_ENTRY || !(e->rec = malloc((size_t)st.st_size)))
+		return;
+	if (pread(g->rec_fd, e->rec, (size_t)st.st_size, 0) != st.st_size) {
+		free(e->rec);
+		e->rec = NULL;
+		return;
+	}
+	e->rec_size = (size_t)st.st_size;
+}
+
 void rt_guide_learn(struct rt_guide *g)
 {
 	uint32_t found = 0;
@@ -327,12 +368,15 @@ void rt_guide_learn(struct rt_guide *g)
 		g->yield[g->arm] = DECAY * g->yield[g->arm] + (1 - DECAY) * (found ? 1.0 : 0.0);
 	if (g->arm == SEED) { /* a loaded entry: in the corpus already */
 		g->corpus[g->nseeded - 1].found = found;
+		attach_record(g, &g->corpus[g->nseeded - 1]);
 		return;
 	}
 	if (!found)
 		return;
-	if (add_entry(g, g->cur, g->cur_size, found))
-		save_entry(g, &g->corpus[g->ncorpus - 1]);
+	if (!add_entry(g, g->cur, g->cur_size, found))
+		return;
+	save_entry(g, &g->corpus[g->ncorpus - 1]);
+	attach_record(g, &g->corpus[g->ncorpus - 1]);
 }
 
 void rt_guide_summary(const struct rt_guide *g)

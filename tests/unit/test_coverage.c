@@ -366,8 +366,8 @@ static void reads_from_text(char *out, size_t cap)
 	int n = 0;
 	for (int i = 0; i < sink.n; i++) {
 		const struct cov_feature *f = &sink.f[i];
-		if (f->kind != COV_READS_FROM)
-			continue;
+		if (f->kind != COV_READS_FROM || f->count != 1)
+			continue; /* the buckets of counts are checked apart */
 		assert_true(f->hash == cov_reads_from_hash(f->site[1], f->site[0], f->remote));
 		p[n++] = (uint64_t)f->site[1] << 33 | (uint64_t)f->site[0] << 1 | f->remote;
 	}
@@ -445,26 +445,92 @@ static void test_reads_from_order_violation(void **state)
 	assert_string_equal(bug, "3<0 4<1r");
 }
 
+/* Reads-from features without occurrences (the plain ones and their
+ * counts' buckets), moved to the front of the sink; how many. */
+static int plain_reads_from(void)
+{
+	int n = 0;
+	for (int i = 0; i < sink.n; i++)
+		if (sink.f[i].kind == COV_READS_FROM && sink.f[i].occ[1] == 0)
+			sink.f[n++] = sink.f[i];
+	return sink.n = n;
+}
+
 static void test_reads_from_once_and_abstract(void **state)
 {
 	begin(COV_READS_FROM);
 	ev(1, COV_WRITE, X, 8, 1);
 	for (int i = 0; i < 100; i++)
 		ev(2, COV_READ, X, 8, 2);
-	assert_int_equal(sink.n, 1);
+	/* Once per bucket of its count: 1, 2, 3, 4, 8, 16, 32, each a
+	 * feature of its own; the 128th would be the next. */
+	static const int buckets[] = { 1, 2, 3, 4, 8, 16, 32 };
+	assert_int_equal(plain_reads_from(), 7);
+	for (int i = 0; i < 7; i++) {
+		assert_int_equal(sink.f[i].count, buckets[i]);
+		for (int j = 0; j < i; j++)
+			assert_true(sink.f[i].hash != sink.f[j].hash);
+	}
+	for (int i = 100; i < 200; i++)
+		ev(2, COV_READ, X, 8, 2);
+	assert_int_equal(plain_reads_from(), 8);
+	assert_int_equal(sink.f[7].count, 128);
 	uint64_t h = sink.f[0].hash;
 	/* Other threads, another address, another execution: the same one. */
 	begin(COV_READS_FROM);
 	ev(9, COV_WRITE, 0x7770000, 8, 1);
 	ev(4, COV_READ, 0x7770000, 8, 2);
-	assert_int_equal(sink.n, 1);
+	assert_int_equal(plain_reads_from(), 1);
 	assert_true(sink.f[0].hash == h);
+	/* A thread that read its own write twice and one that read another's
+	 * twice: counted apart. */
+	begin(COV_READS_FROM);
+	ev(1, COV_WRITE, X, 8, 1);
+	ev(1, COV_READ, X, 8, 2);
+	ev(1, COV_READ, X, 8, 2);
+	ev(2, COV_READ, X, 8, 2);
+	assert_int_equal(plain_reads_from(), 3);
+	assert_int_equal(sink.f[2].count, 1);
+	assert_int_equal(sink.f[2].remote, 1);
 	/* Not asked for, not computed. */
 	begin(COV_BOTH);
 	ev(1, COV_WRITE, X, 8, 1);
 	ev(2, COV_READ, X, 8, 2);
 	for (int i = 0; i < sink.n; i++)
 		assert_int_not_equal(sink.f[i].kind, COV_READS_FROM);
+}
+
+/* Occurrences tell a loop's rounds apart: t1 writes x (site 1) and t2
+ * reads it (site 2), three times each. Whole threads one after the other
+ * give "each read saw the 3rd write"; strict turns give "the i-th read saw
+ * the i-th write", one more feature per round in lockstep. */
+static void rounds(const char *order, char *out, size_t cap)
+{
+	begin(COV_READS_FROM);
+	for (const char *c = order; *c; c++)
+		ev(*c == 'w' ? 1 : 2, *c == 'w' ? COV_WRITE : COV_READ, X, 4, *c == 'w' ? 1 : 2);
+	uint32_t p[MAX_FEATURES];
+	int n = 0;
+	for (int i = 0; i < sink.n; i++)
+		if (sink.f[i].occ[1])
+			p[n++] = (uint32_t)sink.f[i].occ[1] << 8 | sink.f[i].occ[0];
+	out[0] = 0;
+	for (int i = 0; i < n; i++)
+		snprintf(out + strlen(out), cap - strlen(out), "%s%u<%u", i ? " " : "", p[i] >> 8,
+			 p[i] & 0xff);
+}
+
+static void test_reads_from_occurrences(void **state)
+{
+	char text[256];
+	rounds("wwwrrr", text, sizeof text);
+	assert_string_equal(text, "1<3 2<3 3<3");
+	rounds("wrwwrr", text, sizeof text);
+	assert_string_equal(text, "1<1 2<3 3<3");
+	rounds("wrwrwr", text, sizeof text);
+	assert_string_equal(text, "1<1 2<2 3<3");
+	rounds("rwrwr", text, sizeof text); /* the first read: the initial value */
+	assert_string_equal(text, "1<0 2<1 3<2");
 }
 
 static void test_map_total(void **state)
@@ -506,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_reads_from_worked),
 		cmocka_unit_test(test_reads_from_order_violation),
 		cmocka_unit_test(test_reads_from_once_and_abstract),
+		cmocka_unit_test(test_reads_from_occurrences),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
