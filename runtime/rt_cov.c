@@ -162,8 +162,8 @@ static void write_dump(void)
 					fprintf(f, " %" PRIx32, ft->ctx[s][k]);
 			}
 		} else if (ft->kind == COV_READS_FROM) {
-			fprintf(f, "rf %016" PRIx64 " %" PRIx32 " %" PRIx32 " %u", ft->hash, ft->site[0],
-				ft->site[1], ft->remote);
+			fprintf(f, "rf %016" PRIx64 " %" PRIx32 " %" PRIx32 " %u %u %u %u", ft->hash,
+				ft->site[0], ft->site[1], ft->remote, ft->count, ft->occ[0], ft->occ[1]);
 		} else {
 			fprintf(f, "map %016" PRIx64 " %u %u", ft->hash, ft->pattern, ft->nsteps);
 			for (int s = 0; s < ft->nsteps; s++)

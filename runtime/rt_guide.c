@@ -208,7 +208,10 @@ struct rt_guide *rt_guide_create(uint64_t seed)
 	rt_guide_map = map;
 	g->seed = seed;
 	sf_rng_seed(&g->rng, seed ^ 0x6775696465ull /* "guide" */);
-	g->yield[EXPLORE] = g->yield[EXPLOIT] = 0.5;
+	/* Exploitation must earn its share: most bugs fall to the first few
+	 * fresh plans, before a corpus can say much. */
+	g->yield[EXPLORE] = 0.6;
+	g->yield[EXPLOIT] = 0.2;
 	/* Children record what they executed (rt_record_write), as an
 	 * explicit list: a kept schedule can then be changed decision by
 	 * decision, its prefix kept, whatever plan made it. */
@@ -269,7 +272,7 @@ static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_es
 		else
 			sf_genome_decode(o->bytes, o->size, &other);
 		size_t cap = SF_GENOME_HEADER +
-			     ((size_t)plan.ndecisions + other.ndecisions + 1) * SF_DECISION_BYTES;
+			     ((size_t)plan.ndecisions + other.ndecisions + 4) * SF_DECISION_BYTES;
 		if (!reserve(&g->cur, &g->cur_cap, cap + data_size))
 			return false;
 		size_t n = sf_explicit_mutate(&plan, &other, est->events, seed, g->cur, cap);
@@ -308,8 +311,11 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 			return g->cur;
 		}
 	}
-	double p = g->yield[EXPLOIT] / (g->yield[EXPLORE] + g->yield[EXPLOIT] + 1e-9);
-	p = p < 0.2 ? 0.2 : p > 0.9 ? 0.9 : p;
+	/* The arms' shares by recent yield, with a prior that leans to fresh
+	 * plans: when neither finds anything any more, exploration (the
+	 * unguided portfolio) gets 4 schedules in 5. */
+	double p = (g->yield[EXPLOIT] + 0.02) / (g->yield[EXPLORE] + g->yield[EXPLOIT] + 0.1);
+	p = p < 0.1 ? 0.1 : p > 0.8 ? 0.8 : p; /* neither arm ever starves */
 	bool exploit = g->ncorpus && (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 < p;
 	if (exploit) {
 		struct entry *e = pick(g);
