@@ -78,6 +78,7 @@ struct cov_feature {
 	 * manieth access of its thread at its site (1..8, 8 for later ones);
 	 * 0 in the plain feature. */
 	uint8_t occ[2];
+	uint8_t chained; /* reads-from: this read after the thread's previous one, as one feature */
 	/* Reads-from: site[0] the write (0: the initial value), site[1] the read. */
 	uint32_t site[COV_MAX_STEPS];
 	/* HaPSet: the predecessor's and the statement's call contexts. */

@@ -7,6 +7,7 @@
 #include "cov_shadow.h"
 
 #define COV_WINDOW 16 /* recent accesses, all variables: MAP patterns 9-17 */
+#define COV_LAST_READS 256 /* threads whose previous read reads-from chains to */
 
 /* One access in the execution-wide window. */
 struct cov_wstep {
@@ -38,6 +39,11 @@ struct cov_state {
 	uint32_t wnext, wcount;
 	struct cov_seen seen;
 	struct cov_seen occ; /* accesses per (thread, site) so far: reads-from's occurrences */
+	struct cov_last_read {
+		uint64_t hash; /* its reads-from feature with occurrences */
+		uint32_t gen;  /* valid iff seen.gen: this execution's */
+		uint16_t tid;
+	} last_read[COV_LAST_READS]; /* per thread (tid modulo): its previous read */
 };
 
 #define COV_OCC_MAX 8 /* occurrences told apart; later ones count as the 8th */

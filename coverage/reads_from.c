@@ -20,9 +20,13 @@
  * that site by another thread" (up to the 8th of each), so that rounds of
  * a loop are told apart, and a schedule that got one more round in
  * lockstep than any before is new however the threads are numbered.
+ * Last, each read's feature with occurrences is chained to the one of the
+ * same thread's previous read: "it saw the 1st write, then the 2nd" is a
+ * feature that neither half is, so a schedule that got one more step of
+ * an ordering right (and kept the steps before) is new.
  * Cost per access: one probe of a (thread, site) count; then a few stores
- * for a write, and for a read two hashes and two probes of the execution's
- * seen-set. */
+ * for a write, and for a read three hashes and three probes of the
+ * execution's seen-set. */
 #include "cov_hash.h"
 #include "cov_internal.h"
 
@@ -64,4 +68,14 @@ void cov_reads_from_access(struct cov_state *s, struct cov_cell *c, const struct
 	f.occ[1] = occ;
 	f.hash = cov_reads_from_occ_hash(f.site[1], f.occ[1], f.site[0], f.occ[0], f.remote);
 	cov_emit(s, &f);
+
+	/* And with the thread's previous read: what it saw, in sequence. */
+	struct cov_last_read *last = &s->last_read[ev->tid % COV_LAST_READS];
+	uint64_t now = f.hash;
+	if (last->gen == s->seen.gen && last->tid == ev->tid) {
+		f.chained = 1;
+		f.hash = cov_hash64(&(uint64_t[2]){ last->hash, now }, 16, 0x436861696eull /* "Chain" */);
+		cov_emit(s, &f);
+	}
+	*last = (struct cov_last_read){ .hash = now, .gen = s->seen.gen, .tid = ev->tid };
 }

@@ -512,7 +512,7 @@ static void rounds(const char *order, char *out, size_t cap)
 	uint32_t p[MAX_FEATURES];
 	int n = 0;
 	for (int i = 0; i < sink.n; i++)
-		if (sink.f[i].occ[1])
+		if (sink.f[i].occ[1] && !sink.f[i].chained)
 			p[n++] = (uint32_t)sink.f[i].occ[1] << 8 | sink.f[i].occ[0];
 	out[0] = 0;
 	for (int i = 0; i < n; i++)
@@ -531,6 +531,40 @@ static void test_reads_from_occurrences(void **state)
 	assert_string_equal(text, "1<1 2<2 3<3");
 	rounds("rwrwr", text, sizeof text); /* the first read: the initial value */
 	assert_string_equal(text, "1<0 2<1 3<2");
+}
+
+/* Chained: each read's feature with the same thread's previous read's.
+ * Two rounds in lockstep then a late one, and a late one then two in
+ * lockstep, share their unchained features but not their chains. */
+static int chains(const char *order, uint64_t *h)
+{
+	begin(COV_READS_FROM);
+	for (const char *c = order; *c; c++)
+		ev(*c == 'w' ? 1 : 2, *c == 'w' ? COV_WRITE : COV_READ, X, 4, *c == 'w' ? 1 : 2);
+	int n = 0;
+	for (int i = 0; i < sink.n; i++)
+		if (sink.f[i].chained)
+			h[n++] = sink.f[i].hash;
+	return n;
+}
+
+static void test_reads_from_chains(void **state)
+{
+	uint64_t a[MAX_FEATURES], b[MAX_FEATURES], c[MAX_FEATURES];
+	assert_int_equal(chains("wrwrwr", a), 2); /* 1<1 then 2<2, 2<2 then 3<3 */
+	assert_int_equal(chains("wrwrwr", b), 2);
+	assert_memory_equal(a, b, sizeof a[0] * 2); /* the same in every execution */
+	assert_int_equal(chains("wrwwrr", c), 2); /* 1<1 then 2<3, 2<3 then 3<3 */
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			assert_true(a[i] != c[j]);
+	/* Another thread's reads do not chain to these. */
+	begin(COV_READS_FROM);
+	ev(1, COV_WRITE, X, 4, 1);
+	ev(2, COV_READ, X, 4, 2);
+	ev(3, COV_READ, X, 4, 2);
+	for (int i = 0; i < sink.n; i++)
+		assert_false(sink.f[i].chained);
 }
 
 static void test_map_total(void **state)
@@ -573,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_reads_from_order_violation),
 		cmocka_unit_test(test_reads_from_once_and_abstract),
 		cmocka_unit_test(test_reads_from_occurrences),
+		cmocka_unit_test(test_reads_from_chains),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
