@@ -71,9 +71,28 @@ static void seen_reset(struct cov_seen *set)
 	}
 }
 
+/* Add hash; true if it was not in the set. seen_count without the count:
+ * MAP emits dozens of repeats per access, each a probe here. */
+static bool seen_add(struct cov_seen *set, uint64_t hash)
+{
+	if ((set->used + 1) * 2 > set->cap && seen_grow(set) != 0)
+		return true;
+	uint32_t j = (uint32_t)hash & (set->cap - 1);
+	while (set->t[j].gen == set->gen) {
+		if (set->t[j].hash == hash)
+			return false;
+		j = (j + 1) & (set->cap - 1);
+	}
+	set->t[j].hash = hash;
+	set->t[j].gen = set->gen;
+	set->t[j].count = 1;
+	set->used++;
+	return true;
+}
+
 void cov_emit(struct cov_state *s, struct cov_feature *f)
 {
-	if (seen_count(&s->seen, f->hash) == 1)
+	if (seen_add(&s->seen, f->hash))
 		s->emit(s->arg, f);
 }
 
