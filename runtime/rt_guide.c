@@ -45,6 +45,9 @@ uint64_t *rt_guide_map;
 #define WORDS (RT_GUIDE_BITS / 64)
 #define MAX_ENTRY (1u << 20) /* bytes of a corpus file the guide loads */
 #define DECAY 0.9	     /* weight of an arm's history in its yield */
+/* Schedules that are all fresh plans, the same as unguided exploration's:
+ * most bugs fall to one of the first few, and the corpus needs them first. */
+#define WARMUP 16
 
 enum arm { SEED, EXPLORE, EXPLOIT };
 
@@ -316,7 +319,8 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 	 * unguided portfolio) gets 4 schedules in 5. */
 	double p = (g->yield[EXPLOIT] + 0.02) / (g->yield[EXPLORE] + g->yield[EXPLOIT] + 0.1);
 	p = p < 0.1 ? 0.1 : p > 0.8 ? 0.8 : p; /* neither arm ever starves */
-	bool exploit = g->ncorpus && (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 < p;
+	bool exploit = g->ncorpus && i >= WARMUP &&
+		       (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 < p;
 	if (exploit) {
 		struct entry *e = pick(g);
 		e->picks++;
