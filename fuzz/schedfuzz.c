@@ -68,7 +68,7 @@ static void usage(FILE *to)
 		"\n"
 		"SPEC pins the strategy: random, pct:d=N, rpro:d=N,r=R[,locks], pctvb:d=N,v=V\n"
 		"(also k=N for pct and rpro, tb or notb for thread bounding). Without it, runs\n"
-		"are guided by coverage over a portfolio of these, and a fuzzer's genome chooses.\n"
+		"draw from a portfolio of these (guided, above); a fuzzer's genome chooses its own.\n"
 		"\n"
 		"Systematic SPECs explore every schedule within a bound, RUNS being the budget,\n"
 		"and end with \"schedules: N\" and \"complete: yes|no\": dfs (all), icb:c=N\n"
