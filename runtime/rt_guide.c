@@ -12,11 +12,12 @@
  * shares with the explorer. The explorer keeps the union of what it saw; a
  * schedule that set a bit outside it joins the corpus. Each next schedule
  * is either explored (a fresh plan, exactly as unguided exploration draws
- * them) or exploited (a corpus entry mutated by the genome-aware mutator:
- * change points, priorities, variables, depth; explicit lists by
- * splice.c). Which of the two is decided by a two-armed bandit over their
- * recent yield: the share of each arm's recent schedules that found
- * something new.
+ * them) or exploited (a corpus entry mutated: half the time its plan, by
+ * the genome-aware mutator: change points, priorities, variables, depth;
+ * the other half the schedule it executed, which the child recorded as an
+ * explicit list, switch by switch by splice.c). The first WARMUP schedules
+ * are fresh plans; then a two-armed bandit over their recent yield (the
+ * share of each arm's recent schedules that found something new) decides.
  *
  * Deterministic: every draw comes from the seed and from what the children
  * showed, which the schedules determine. Runs in the explorer's process,
