@@ -12,10 +12,12 @@
  * shares with the explorer. The explorer keeps the union of what it saw; a
  * schedule that set a bit outside it joins the corpus. Each next schedule
  * is either explored (a fresh plan, exactly as unguided exploration draws
- * them) or exploited (a corpus entry mutated: half the time its plan, by
- * the genome-aware mutator: change points, priorities, variables, depth;
- * the other half the schedule it executed, which the child recorded as an
- * explicit list, switch by switch by splice.c). The first WARMUP schedules
+ * them) or exploited (a corpus entry's plan mutated by the genome-aware
+ * mutator: change points, priorities, variables, depth, a fresh plan now
+ * and then). Explicit lists are not changed decision by decision: after a
+ * changed decision the list's default (keep running the current thread)
+ * may starve a thread that waits for a spinning one, an unfair schedule
+ * that would be reported as a livelock. The first WARMUP schedules
  * are fresh plans; then a two-armed bandit over their recent yield (the
  * share of each arm's recent schedules that found something new) decides.
  *
@@ -39,7 +41,6 @@
 #include "rng.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
-#include "splice.h"
 
 uint64_t *rt_guide_map;
 
@@ -55,8 +56,6 @@ enum arm { SEED, EXPLORE, EXPLOIT };
 struct entry {
 	uint8_t *bytes;
 	size_t size;
-	uint8_t *rec; /* the executed schedule as an explicit list, or NULL */
-	size_t rec_size;
 	uint64_t hash;
 	uint32_t found; /* features it was the first to show */
 	uint32_t picks; /* mutants made of it */
@@ -71,10 +70,6 @@ struct rt_guide {
 	uint32_t ncorpus, cap;
 	uint32_t nloaded, nseeded; /* loaded from the directory; run so far */
 	const char *dir;
-	int rec_fd; /* where children record their schedule (memfd), -1 if none */
-	char rec_path[64];
-	uint8_t *rec;
-	size_t rec_size, rec_cap;
 
 	/* The schedule being run. */
 	uint8_t *cur;
@@ -216,14 +211,6 @@ struct rt_guide *rt_guide_create(uint64_t seed)
 	 * fresh plans, before a corpus can say much. */
 	g->yield[EXPLORE] = 0.6;
 	g->yield[EXPLOIT] = 0.2;
-	/* Children record what they executed (rt_record_write), as an
-	 * explicit list: a kept schedule can then be changed decision by
-	 * decision, its prefix kept, whatever plan made it. */
-	g->rec_fd = rt.cfg.record_path ? -1 : memfd_create("schedfuzz-guide-record", 0);
-	if (g->rec_fd >= 0) {
-		snprintf(g->rec_path, sizeof g->rec_path, "/proc/self/fd/%d", g->rec_fd);
-		rt.cfg.record_path = g->rec_path;
-	}
 	g->dir = rt_env_str("SCHEDFUZZ_CORPUS");
 	if (g->dir)
 		load_dir(g, g->dir);
@@ -255,8 +242,8 @@ static struct entry *pick(struct rt_guide *g)
 	return &g->corpus[g->ncorpus - 1];
 }
 
-/* A mutant of e: its plan mutated (its harness data kept), or for an
- * explicit list its decisions, now and then spliced with another entry's. */
+/* A mutant of e: its plan mutated, its harness data kept. An explicit
+ * list the mutator leaves alone gives way to a fresh random walk. */
 static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_estimates *est)
 {
 	struct sf_plan plan;
@@ -264,31 +251,6 @@ static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_es
 	const uint8_t *data = e->bytes + gsize;
 	size_t data_size = e->size - gsize;
 	uint64_t seed = sf_rng_next(&g->rng);
-	/* Half the time, the schedule it executed, changed decision by decision. */
-	bool recorded = e->rec && sf_rng_below(&g->rng, 2);
-	if (recorded)
-		sf_genome_decode(e->rec, e->rec_size, &plan);
-	if (plan.kind == SF_KIND_EXPLICIT) {
-		const struct entry *o = &g->corpus[sf_rng_below(&g->rng, g->ncorpus)];
-		struct sf_plan other;
-		if (o->rec)
-			sf_genome_decode(o->rec, o->rec_size, &other);
-		else
-			sf_genome_decode(o->bytes, o->size, &other);
-		size_t cap = SF_GENOME_HEADER +
-			     ((size_t)plan.ndecisions + other.ndecisions + 4) * SF_DECISION_BYTES;
-		if (!reserve(&g->cur, &g->cur_cap, cap + data_size))
-			return false;
-		size_t n = sf_explicit_mutate(&plan, &other, est->events, seed, g->cur, cap);
-		if (n) {
-			memcpy(g->cur + n, data, data_size);
-			g->cur_size = n + data_size;
-			return true;
-		}
-	}
-	/* The plan itself (not its record), or an explicit list that could
-	 * not be mutated as such. */
-	sf_genome_decode(e->bytes, e->size, &plan);
 	if (!sf_plan_mutate(&plan, NULL, est, seed))
 		sf_plan_generate(&(struct sf_spec){ .kind = SF_KIND_RANDOM }, est, seed, &plan);
 	if (rt.cfg.no_spurious)
@@ -305,8 +267,6 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 			     size_t *size)
 {
 	memset(rt_guide_map, 0, WORDS * sizeof(uint64_t));
-	if (g->rec_fd >= 0)
-		(void)!ftruncate(g->rec_fd, 0);
 	if (g->nseeded < g->nloaded) {
 		const struct entry *e = &g->corpus[g->nseeded++];
 		g->arm = SEED;
@@ -345,22 +305,6 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 	return g->cur;
 }
 
-/* What the child just run recorded, kept with its entry; a child that
- * could not write it (killed at its timeout) leaves the file empty. */
-static void attach_record(struct rt_guide *g, struct entry *e)
-{
-	struct stat st;
-	if (g->rec_fd < 0 || fstat(g->rec_fd, &st) != 0 || st.st_size < SF_GENOME_HEADER ||
-	    st.st_size > MAX_ENTRY || !(e->rec = malloc((size_t)st.st_size)))
-		return;
-	if (pread(g->rec_fd, e->rec, (size_t)st.st_size, 0) != st.st_size) {
-		free(e->rec);
-		e->rec = NULL;
-		return;
-	}
-	e->rec_size = (size_t)st.st_size;
-}
-
 void rt_guide_learn(struct rt_guide *g)
 {
 	uint32_t found = 0;
@@ -379,7 +323,6 @@ void rt_guide_learn(struct rt_guide *g)
 		g->yield[g->arm] = DECAY * g->yield[g->arm] + (1 - DECAY) * (found ? 1.0 : 0.0);
 	if (g->arm == SEED) { /* a loaded entry: in the corpus already */
 		g->corpus[g->nseeded - 1].found = found;
-		attach_record(g, &g->corpus[g->nseeded - 1]);
 		return;
 	}
 	if (!found)
@@ -387,7 +330,6 @@ void rt_guide_learn(struct rt_guide *g)
 	if (!add_entry(g, g->cur, g->cur_size, found))
 		return;
 	save_entry(g, &g->corpus[g->ncorpus - 1]);
-	attach_record(g, &g->corpus[g->ncorpus - 1]);
 }
 
 void rt_guide_summary(const struct rt_guide *g)
