@@ -1,5 +1,5 @@
 /* cov.c - the tracker: splits events into objects and granules, runs
- * HaPSet and MAP on them, and emits each feature once per execution.
+ * HaPSet, MAP and reads-from on them, and emits each feature once per execution.
  *
  * Once: coverage is a set (ALGORITHMS.md: a run covers a pair or an
  * instance, or not), so the fuzzer must not see "the same pair, more
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cov_hash.h"
 #include "cov_internal.h"
 
 #define COV_GRANULES 4 /* granules of one access that are tracked: 32 bytes */
@@ -40,22 +41,24 @@ static int seen_grow(struct cov_seen *set)
 	return 0;
 }
 
-/* Add hash; true if it was not in the set (or the set is out of memory:
- * then a feature may be emitted twice, never lost). */
-static bool seen_add(struct cov_seen *set, uint64_t hash)
+/* Add an occurrence of hash; how many it has now, 1 if it was not in the
+ * set (or the set is out of memory: then a feature may be emitted twice,
+ * never lost). */
+static uint32_t seen_count(struct cov_seen *set, uint64_t hash)
 {
 	if ((set->used + 1) * 2 > set->cap && seen_grow(set) != 0)
-		return true;
+		return 1;
 	uint32_t j = (uint32_t)hash & (set->cap - 1);
 	while (set->t[j].gen == set->gen) {
 		if (set->t[j].hash == hash)
-			return false;
+			return set->t[j].count < UINT32_MAX ? ++set->t[j].count : UINT32_MAX;
 		j = (j + 1) & (set->cap - 1);
 	}
 	set->t[j].hash = hash;
 	set->t[j].gen = set->gen;
+	set->t[j].count = 1;
 	set->used++;
-	return true;
+	return 1;
 }
 
 static void seen_reset(struct cov_seen *set)
@@ -68,10 +71,48 @@ static void seen_reset(struct cov_seen *set)
 	}
 }
 
+/* Add hash; true if it was not in the set. seen_count without the count:
+ * MAP emits dozens of repeats per access, each a probe here. */
+static bool seen_add(struct cov_seen *set, uint64_t hash)
+{
+	if ((set->used + 1) * 2 > set->cap && seen_grow(set) != 0)
+		return true;
+	uint32_t j = (uint32_t)hash & (set->cap - 1);
+	while (set->t[j].gen == set->gen) {
+		if (set->t[j].hash == hash)
+			return false;
+		j = (j + 1) & (set->cap - 1);
+	}
+	set->t[j].hash = hash;
+	set->t[j].gen = set->gen;
+	set->t[j].count = 1;
+	set->used++;
+	return true;
+}
+
 void cov_emit(struct cov_state *s, struct cov_feature *f)
 {
 	if (seen_add(&s->seen, f->hash))
 		s->emit(s->arg, f);
+}
+
+void cov_emit_counted(struct cov_state *s, struct cov_feature *f)
+{
+	uint32_t n = seen_count(&s->seen, f->hash);
+	if (n > 4 && n != 8 && n != 16 && n != 32 && n != 128)
+		return; /* inside a bucket */
+	f->count = (uint8_t)n;
+	if (n > 1) /* another feature: the base one, this many times */
+		f->hash = cov_hash64(&(uint64_t[2]){ f->hash, n }, 16, 0x436f756e74ull /* "Count" */);
+	s->emit(s->arg, f);
+}
+
+uint8_t cov_occurrence(struct cov_state *s, const struct cov_event *ev)
+{
+	/* A key, not a feature: any injective mix will do, never 0 twice. */
+	uint64_t key = ((uint64_t)ev->tid << 32 | ev->site) * 0x9e3779b97f4a7c15ull;
+	uint32_t n = seen_count(&s->occ, key);
+	return (uint8_t)(n < COV_OCC_MAX ? n : COV_OCC_MAX);
 }
 
 /* ---- the tracker ------------------------------------------------------------ */
@@ -79,8 +120,10 @@ void cov_emit(struct cov_state *s, struct cov_feature *f)
 struct cov_state *cov_create(void)
 {
 	struct cov_state *s = pages(sizeof *s);
-	if (s)
+	if (s) {
 		seen_reset(&s->seen);
+		seen_reset(&s->occ);
+	}
 	cov_map_init();
 	return s;
 }
@@ -92,16 +135,19 @@ void cov_destroy(struct cov_state *s)
 	cov_shadow_free(&s->shadow);
 	if (s->seen.t)
 		munmap(s->seen.t, (size_t)s->seen.cap * sizeof *s->seen.t);
+	if (s->occ.t)
+		munmap(s->occ.t, (size_t)s->occ.cap * sizeof *s->occ.t);
 	munmap(s, sizeof *s);
 }
 
 void cov_begin(struct cov_state *s, unsigned what, cov_emit_fn *emit, void *arg)
 {
-	s->what = emit ? what & COV_BOTH : 0;
+	s->what = emit ? what & COV_ALL : 0;
 	s->emit = emit;
 	s->arg = arg;
 	cov_shadow_reset(&s->shadow);
 	seen_reset(&s->seen);
+	seen_reset(&s->occ);
 	s->wnext = s->wcount = 0;
 }
 
@@ -115,6 +161,7 @@ void cov_event(struct cov_state *s, const struct cov_event *ev)
 			cov_hapset_event(s, c, ev, 0xff);
 		return;
 	}
+	uint8_t occ = (s->what & COV_READS_FROM) ? cov_occurrence(s, ev) : 0;
 	uintptr_t lo = ev->obj, hi = lo + (ev->size ? ev->size : 1);
 	uintptr_t g = cov_granule(lo);
 	for (int n = 0; g < hi && n < COV_GRANULES; g += 8, n++) {
@@ -127,6 +174,8 @@ void cov_event(struct cov_state *s, const struct cov_event *ev)
 			cov_hapset_event(s, c, ev, mask);
 		if (s->what & COV_MAP)
 			cov_map_access(s, c, ev, g, mask);
+		if (s->what & COV_READS_FROM)
+			cov_reads_from_access(s, c, ev, mask, occ);
 	}
 }
 

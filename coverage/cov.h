@@ -52,8 +52,15 @@ static inline uintptr_t cov_granule(uintptr_t addr)
 	return addr & ~(uintptr_t)7;
 }
 
-/* Which features to compute. */
-enum { COV_HAPSET = 1, COV_MAP = 2, COV_BOTH = COV_HAPSET | COV_MAP };
+/* Which features to compute. COV_BOTH is HaPSet and MAP (the two papers'
+ * features); COV_ALL adds reads-from. */
+enum {
+	COV_HAPSET = 1,
+	COV_MAP = 2,
+	COV_READS_FROM = 4,
+	COV_BOTH = COV_HAPSET | COV_MAP,
+	COV_ALL = COV_BOTH | COV_READS_FROM
+};
 
 #define COV_MAP_PATTERNS 17
 #define COV_MAX_STEPS 4
@@ -61,10 +68,18 @@ enum { COV_HAPSET = 1, COV_MAP = 2, COV_BOTH = COV_HAPSET | COV_MAP };
 /* One feature, with what a report needs to explain it. */
 struct cov_feature {
 	uint64_t hash;	/* the feature's identity: xxHash of the fields below */
-	uint8_t kind;	/* COV_HAPSET or COV_MAP */
+	uint8_t kind;	/* COV_HAPSET, COV_MAP or COV_READS_FROM */
 	uint8_t pattern; /* MAP: 1..17 */
 	uint8_t nsteps;	/* HaPSet: 2 (predecessor, statement); MAP: 2..4 */
 	uint8_t nvars;	/* MAP: 1 or 2 */
+	uint8_t remote; /* reads-from: the write was another thread's */
+	uint8_t count;	/* reads-from: its occurrence in the execution, 1, 2, 3, 4, 8 ... 128 */
+	/* Reads-from by occurrence: the write's and the read's, each the how-
+	 * manieth access of its thread at its site (1..8, 8 for later ones);
+	 * 0 in the plain feature. */
+	uint8_t occ[2];
+	uint8_t chained; /* reads-from: this read after the thread's previous one, as one feature */
+	/* Reads-from: site[0] the write (0: the initial value), site[1] the read. */
 	uint32_t site[COV_MAX_STEPS];
 	/* HaPSet: the predecessor's and the statement's call contexts. */
 	uint32_t ctx[2][COV_CTX_MAX];
@@ -77,6 +92,14 @@ struct cov_feature {
  * local's (the systematic search asks whether an order is learned). */
 uint64_t cov_hapset_pair_hash(uint32_t remote_site, const uint32_t *remote_ctx, uint8_t remote_nctx,
 			      uint32_t local_site, const uint32_t *local_ctx, uint8_t local_nctx);
+
+/* A reads-from feature's hash: the read at read_site saw the write at
+ * write_site (0: the initial value), made by another thread if remote. */
+uint64_t cov_reads_from_hash(uint32_t read_site, uint32_t write_site, bool remote);
+/* The same with occurrences (1..8): the read_occ-th read at read_site of
+ * its thread saw the write_occ-th write at write_site of its writer's. */
+uint64_t cov_reads_from_occ_hash(uint32_t read_site, uint8_t read_occ, uint32_t write_site,
+				 uint8_t write_occ, bool remote);
 
 typedef void cov_emit_fn(void *arg, const struct cov_feature *f);
 

@@ -7,6 +7,7 @@
 #include "cov_shadow.h"
 
 #define COV_WINDOW 16 /* recent accesses, all variables: MAP patterns 9-17 */
+#define COV_LAST_READS 256 /* threads whose previous read reads-from chains to */
 
 /* One access in the execution-wide window. */
 struct cov_wstep {
@@ -21,7 +22,8 @@ struct cov_wstep {
  * set of hashes, open addressing, reset by generation like the shadow. */
 struct cov_seen_slot {
 	uint64_t hash;
-	uint32_t gen; /* in the set iff gen == cov_seen.gen */
+	uint32_t gen;	/* in the set iff gen == cov_seen.gen */
+	uint32_t count; /* times it occurred (counted features only) */
 };
 struct cov_seen {
 	struct cov_seen_slot *t;
@@ -36,10 +38,23 @@ struct cov_state {
 	struct cov_wstep window[COV_WINDOW];
 	uint32_t wnext, wcount;
 	struct cov_seen seen;
+	struct cov_seen occ; /* accesses per (thread, site) so far: reads-from's occurrences */
+	struct cov_last_read {
+		uint64_t hash; /* its reads-from feature with occurrences */
+		uint32_t gen;  /* valid iff seen.gen: this execution's */
+		uint16_t tid;
+	} last_read[COV_LAST_READS]; /* per thread (tid modulo): its previous read */
 };
+
+#define COV_OCC_MAX 8 /* occurrences told apart; later ones count as the 8th */
 
 /* Hand f to the sink unless this execution emitted it already. */
 void cov_emit(struct cov_state *s, struct cov_feature *f);
+/* Count an occurrence of f in this execution and hand it to the sink at
+ * its 1st, 2nd, 3rd, 4th, 8th, 16th, 32nd and 128th occurrence (AFL's
+ * hit-count buckets), each time under another hash (f->count says which):
+ * "it happened more often" is then new too. */
+void cov_emit_counted(struct cov_state *s, struct cov_feature *f);
 
 /* HaPSet's learning step for ev on one object (its cell). */
 void cov_hapset_event(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
@@ -49,5 +64,12 @@ void cov_map_init(void);
 /* MAP's matching for an access to one granule; then the access is remembered. */
 void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		    uintptr_t granule, uint8_t mask);
+/* Reads-from for an access to one granule: a write is remembered, a read
+ * emits the write it saw. */
+void cov_reads_from_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
+			   uint8_t mask, uint8_t occ);
+/* The how-manieth access of ev's thread at ev's site this is, 1 to
+ * COV_OCC_MAX. */
+uint8_t cov_occurrence(struct cov_state *s, const struct cov_event *ev);
 
 #endif

@@ -41,6 +41,10 @@ struct cov_cell {
 	uint32_t gen; /* live in this execution iff gen == the table's */
 	uint32_t seq; /* events on the object so far */
 	uint32_t first_site; /* of the first event on it */
+	uint32_t w_site; /* the last write's site (reads-from) */
+	uint16_t w_tid;	 /* and its thread */
+	uint8_t w_mask;	 /* and bytes; 0: no write yet in this execution */
+	uint8_t w_occ;	 /* and its occurrence in its thread (cov_occurrence) */
 	struct cov_last last[COV_LAST];
 	uint8_t nlast;
 	uint8_t nhist;	/* valid entries of hist, at most COV_HIST */

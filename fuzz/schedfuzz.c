@@ -35,7 +35,7 @@ static void usage(FILE *to)
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
 		"                     [--state FILE] [--corpus DIR] [--exit-ok=CODES] [--no-spurious]\n"
-		"                     [--data FILE] -- PROG [ARGS...]\n"
+		"                     [--data FILE] [--no-guide] -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--width N]\n"
 		"                        [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
@@ -53,6 +53,10 @@ static void usage(FILE *to)
 		"           a signal (SCHEDFUZZ_SPURIOUS=0; saved inputs keep the setting);\n"
 		"           --data FILE: a harness's input, the same in every schedule (each\n"
 		"           schedule's input is its genome then FILE's bytes)\n"
+		"           Guided: schedules that showed a new interleaving feature (HaPSet,\n"
+		"           MAP, reads-from) are kept and mutated; --no-guide draws every one\n"
+		"           afresh; --corpus DIR loads and extends the kept genomes (a fuzzing\n"
+		"           corpus). A pinned --strategy is never guided.\n"
 		"  replay   run PROG once under the schedule in INPUT, print its report and the\n"
 		"           interleaving in thread lanes (the last N events, default 200, 0 all);\n"
 		"           --html writes it as a timeline page, --record the executed schedule\n"
@@ -74,7 +78,7 @@ static void usage(FILE *to)
 		"\n"
 		"SPEC pins the strategy: random, pct:d=N, rpro:d=N,r=R[,locks], pctvb:d=N,v=V\n"
 		"(also k=N for pct and rpro, tb or notb for thread bounding). Without it, runs\n"
-		"are random walks and a fuzzer's genome chooses.\n"
+		"draw from a portfolio of these (guided, above); a fuzzer's genome chooses its own.\n"
 		"\n"
 		"Systematic SPECs explore every schedule within a bound, RUNS being the budget,\n"
 		"and end with \"schedules: N\" and \"complete: yes|no\": dfs (all), icb:c=N\n"
@@ -157,7 +161,12 @@ static int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--state")) {
 			setenv("SCHEDFUZZ_SEARCH_STATE", argv[i = program_option_value(argc, argv, i)], 1);
 		} else if (!strcmp(a, "--corpus")) {
-			setenv("SCHEDFUZZ_SEARCH_CORPUS", argv[i = program_option_value(argc, argv, i)], 1);
+			/* Guided exploration's corpus, or dpor+hapset's source. */
+			const char *dir = argv[i = program_option_value(argc, argv, i)];
+			setenv("SCHEDFUZZ_SEARCH_CORPUS", dir, 1);
+			setenv("SCHEDFUZZ_CORPUS", dir, 1);
+		} else if (!strcmp(a, "--no-guide")) {
+			setenv("SCHEDFUZZ_GUIDE", "0", 1);
 		} else if (!strcmp(a, "--exit-ok") || !strncmp(a, "--exit-ok=", 10)) {
 			const char *codes = a[9] == '=' ? a + 10 : argv[i = program_option_value(argc, argv, i)];
 			if (!exit_codes_valid(codes)) {

@@ -2,7 +2,9 @@
  * coverage/ sees them; features out, to the fuzzers' maps and, for
  * `schedfuzz cov`, to a dump file.
  *
- *   SCHEDFUZZ_COVERAGE=both|hapset|map|none  which features (default both)
+ *   SCHEDFUZZ_COVERAGE=hapset|map|rf|both|all|none  which features: HaPSet,
+ *                               MAP, reads-from, the first two, all three
+ *                               (default), none
  *   SCHEDFUZZ_HAPSET_CONTEXT=C  call sites in a HaPSet statement (0-4, default 2)
  *   SCHEDFUZZ_COV_DUMP=FILE     append each execution's features, and the
  *                               sites that read and write each variable
@@ -23,6 +25,7 @@
 
 #include "cov.h"
 #include "cov_export.h"
+#include "rt_guide.h"
 #include "rt_internal.h"
 
 static struct {
@@ -50,8 +53,12 @@ struct var_site {
 void rt_cov_init(void)
 {
 	const char *what = getenv("SCHEDFUZZ_COVERAGE");
-	if (!what || !*what || !strcmp(what, "both"))
+	if (!what || !*what || !strcmp(what, "all"))
+		rt.cfg.coverage = COV_ALL;
+	else if (!strcmp(what, "both"))
 		rt.cfg.coverage = COV_BOTH;
+	else if (!strcmp(what, "rf"))
+		rt.cfg.coverage = COV_READS_FROM;
 	else if (!strcmp(what, "hapset"))
 		rt.cfg.coverage = COV_HAPSET;
 	else if (!strcmp(what, "map"))
@@ -59,7 +66,7 @@ void rt_cov_init(void)
 	else if (!strcmp(what, "none"))
 		rt.cfg.coverage = 0;
 	else {
-		fprintf(stderr, "schedfuzz: SCHEDFUZZ_COVERAGE=%s: expected hapset, map, both or none\n",
+		fprintf(stderr, "schedfuzz: SCHEDFUZZ_COVERAGE=%s: expected hapset, map, rf, both, all or none\n",
 			what);
 		_exit(RT_EXIT_SETUP);
 	}
@@ -154,6 +161,9 @@ static void write_dump(void)
 				for (int k = 0; k < ft->nctx[s]; k++)
 					fprintf(f, " %" PRIx32, ft->ctx[s][k]);
 			}
+		} else if (ft->kind == COV_READS_FROM) {
+			fprintf(f, "rf %016" PRIx64 " %" PRIx32 " %" PRIx32 " %u %u %u %u", ft->hash,
+				ft->site[0], ft->site[1], ft->remote, ft->count, ft->occ[0], ft->occ[1]);
 		} else {
 			fprintf(f, "map %016" PRIx64 " %u %u", ft->hash, ft->pattern, ft->nsteps);
 			for (int s = 0; s < ft->nsteps; s++)
@@ -182,6 +192,10 @@ static void sink(void *arg, const struct cov_feature *f)
 		rt_search_hapset(f->hash);
 	if (rt.cfg.cov_dump)
 		keep_feature(f);
+	if (rt_guide_map) { /* the guided explorer's child: publish it */
+		uint32_t bit = (uint32_t)(f->hash >> 24) & (RT_GUIDE_BITS - 1);
+		rt_guide_map[bit / 64] |= 1ull << (bit % 64);
+	}
 }
 
 void rt_cov_begin(void)
@@ -189,7 +203,7 @@ void rt_cov_begin(void)
 	cov.sinks = (rt.under_libfuzzer ? COV_TO_LIBFUZZER : 0) |
 		    (cov_export_afl_present() ? COV_TO_AFL : 0);
 	bool guided = rt.search && rt.search->want_hapset;
-	rt.cov_on = rt.cfg.coverage && (cov.sinks || rt.cfg.cov_dump || guided);
+	rt.cov_on = rt.cfg.coverage && (cov.sinks || rt.cfg.cov_dump || guided || rt_guide_map);
 	if (rt.cov_on && !cov.state && !(cov.state = cov_create()))
 		rt.cov_on = false; /* out of memory: run without coverage */
 	if (!rt.cov_on)

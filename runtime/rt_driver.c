@@ -39,6 +39,9 @@
  *   SCHEDFUZZ_EXIT_OK=L    exit statuses (comma-separated) that are no failure
  *   SCHEDFUZZ_DATA=FILE    the explorer's harness data: every schedule's input is
  *                          its genome followed by FILE's bytes
+ *   SCHEDFUZZ_GUIDE=0      the explorer draws every schedule afresh instead of
+ *                          keeping and mutating those with new coverage
+ *                          (rt_guide.c, also SCHEDFUZZ_CORPUS)
  *   SCHEDFUZZ_SEARCH=S     explore systematically instead (rt_search_explore.c):
  *                          dfs, icb[:c=N], dpor or dpor+hapset, RUNS the budget
  *
@@ -67,6 +70,7 @@
 #include "cov_hash.h"
 #include "rt_anchor.h"
 #include "rt_input_hint.h"
+#include "rt_guide.h"
 #include "rt_internal.h"
 
 /* Found by `schedfuzz` in a binary to tell that it was built with us. */
@@ -279,8 +283,8 @@ static const struct sf_spec portfolio[] = {
 /* The genome of schedule index made from seed: a plan of the pinned
  * strategy, or of the portfolio's, shaped by what earlier executions
  * showed. */
-static void make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t seed,
-			const struct sf_estimates *est)
+void rt_make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t seed,
+		    const struct sf_estimates *est)
 {
 	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = seed };
 	if (rt.cfg.pinned)
@@ -505,28 +509,36 @@ int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs, con
 }
 
 /* The explorer's input for one genome: the genome, then the harness data
- * of SCHEDFUZZ_DATA (read once), if any. */
-static const uint8_t *explore_input(const uint8_t genome[SF_GENOME_HEADER], size_t *size)
+ * of SCHEDFUZZ_DATA (read once), if any, in place of whatever data a kept
+ * corpus entry carried. */
+static const uint8_t *explore_input(const uint8_t *genome, size_t genome_size, size_t *size)
 {
-	static uint8_t *buf;
-	static size_t data_size;
-	const char *data = rt_env_str("SCHEDFUZZ_DATA");
-	if (!data) {
-		*size = SF_GENOME_HEADER;
+	static uint8_t *data, *buf;
+	static size_t data_size, cap;
+	const char *path = rt_env_str("SCHEDFUZZ_DATA");
+	if (!path) {
+		*size = genome_size;
 		return genome;
 	}
-	if (!buf) {
-		uint8_t *d = rt_read_file(data, &data_size);
-		buf = malloc(SF_GENOME_HEADER + data_size);
+	if (!data)
+		data = rt_read_file(path, &data_size);
+	struct sf_plan plan;
+	size_t used = sf_genome_decode(genome, genome_size, &plan);
+	/* A short genome reads as zero-padded: padded here, so that the data
+	 * starts where the harness's decoding will look for it. */
+	size_t g = used < SF_GENOME_HEADER ? SF_GENOME_HEADER : used;
+	if (g + data_size > cap) {
+		cap = g + data_size;
+		buf = realloc(buf, cap);
 		if (!buf) {
-			fprintf(stderr, "schedfuzz: out of memory reading %s\n", data);
+			fprintf(stderr, "schedfuzz: out of memory reading %s\n", path);
 			_exit(RT_EXIT_SETUP);
 		}
-		memcpy(buf + SF_GENOME_HEADER, d, data_size);
-		free(d);
 	}
-	memcpy(buf, genome, SF_GENOME_HEADER);
-	*size = SF_GENOME_HEADER + data_size;
+	memset(buf, 0, g);
+	memcpy(buf, genome, used);
+	memcpy(buf + g, data, data_size);
+	*size = g + data_size;
 	return buf;
 }
 
@@ -555,24 +567,33 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	struct rt_async_tally async = { 0 };
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
-	uint8_t genome[SF_GENOME_HEADER];
+	/* Guided (rt_guide.c) unless told otherwise or a strategy is pinned. */
+	struct rt_guide *guide = rt_guide_create(seed0);
+	uint8_t fresh[SF_GENOME_HEADER];
 	for (uint64_t i = 0; i < runs; i++) {
-		make_genome(genome, i, sf_derive_seed(seed0, i), &est);
+		size_t size = sizeof fresh;
+		const uint8_t *genome = fresh;
+		if (guide)
+			genome = rt_guide_next(guide, i, &est, &size);
+		else
+			rt_make_genome(fresh, i, sf_derive_seed(seed0, i), &est);
 		if (print_schedule) {
 			struct sf_plan plan;
 			char text[1024];
-			sf_genome_decode(genome, sizeof genome, &plan);
+			sf_genome_decode(genome, size, &plan);
 			sf_plan_format(&plan, text, sizeof text);
 			fprintf(stderr, "schedfuzz: schedule %" PRIu64 ": %s\n", i + 1, text);
 		}
 		size_t in_size;
-		const uint8_t *in = explore_input(genome, &in_size);
+		const uint8_t *in = explore_input(genome, size, &in_size);
 		struct rt_child c = rt_run_child(in, in_size, argc, argv, envp, shared, quiet,
 					   timeout);
 		if (c.setup_error) {
 			rt_show_child_output(quiet);
 			return RT_EXIT_SETUP;
 		}
+		if (guide)
+			rt_guide_learn(guide);
 		sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
@@ -615,6 +636,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		fprintf(stderr, "threads: %" PRIu32 "\n", max_threads);
 		fprintf(stderr, "events: %" PRIu64 "\n", est.events);
 		fprintf(stderr, "lock_events: %" PRIu64 "\n", est.locks);
+		if (guide)
+			rt_guide_summary(guide);
 		rt_findings_summary(runs, seed0, failures, keep_going, true);
 		fflush(stdout);
 		return failures || independent ? 1 : 0;
@@ -662,7 +685,7 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 		if (input_path)
 			job.input = rt_read_file(input_path, &job.size);
 		else if (!rt_afl_input(&job.input, &job.size)) /* else afl-fuzz's test case */
-			make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0),
+			rt_make_genome(genome, 0, rt_env_u64("SCHEDFUZZ_SEED", 0),
 				    &(struct sf_estimates){ 0 });
 		if (input_path && !harness) { /* a harness's inputs are looked at as it runs them */
 			rt_single_inputs = true;

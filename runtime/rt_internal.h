@@ -315,7 +315,7 @@ struct rt_config {
 	bool brief;              /* reports are one line: nobody reads them */
 	bool pinned;             /* SCHEDFUZZ_STRATEGY pins the strategy */
 	struct sf_spec spec;     /* ... to this */
-	unsigned coverage;       /* SCHEDFUZZ_COVERAGE: COV_HAPSET | COV_MAP */
+	unsigned coverage;       /* SCHEDFUZZ_COVERAGE: COV_* bits */
 	unsigned hapset_context; /* call sites in a HaPSet statement (c) */
 	const char *cov_dump;    /* SCHEDFUZZ_COV_DUMP: append features here */
 	const char *trace_path;  /* SCHEDFUZZ_TRACE: write the whole interleaving here */

@@ -1,6 +1,7 @@
-/* test_coverage.c - HaPSet and MAP on hand-made event streams: the worked
- * examples of ALGORITHMS.md as exact test vectors, every one of the 17
- * patterns, TC, and the abstractions features rely on. */
+/* test_coverage.c - HaPSet, MAP and reads-from on hand-made event streams:
+ * the worked examples of ALGORITHMS.md as exact test vectors, every one of
+ * the 17 patterns, TC, reads-from's worked cases, and the abstractions
+ * features rely on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -355,6 +356,217 @@ static void test_map_windows(void **state)
 
 /* ---- TC ------------------------------------------------------------------------------- */
 
+/* ---- reads-from ----------------------------------------------------------------- */
+
+/* Reads-from features as "read<write" site numbers, "r" after a remote
+ * write, e.g. "2<1r 3<0", sorted. */
+static void reads_from_text(char *out, size_t cap)
+{
+	uint64_t p[MAX_FEATURES];
+	int n = 0;
+	for (int i = 0; i < sink.n; i++) {
+		const struct cov_feature *f = &sink.f[i];
+		if (f->kind != COV_READS_FROM || f->count != 1)
+			continue; /* the buckets of counts are checked apart */
+		assert_true(f->hash == cov_reads_from_hash(f->site[1], f->site[0], f->remote));
+		p[n++] = (uint64_t)f->site[1] << 33 | (uint64_t)f->site[0] << 1 | f->remote;
+	}
+	qsort(p, (size_t)n, sizeof p[0], cmp_u64);
+	out[0] = 0;
+	for (int i = 0; i < n; i++)
+		snprintf(out + strlen(out), cap - strlen(out), "%s%u<%u%s", i ? " " : "",
+			 (unsigned)(p[i] >> 33), (unsigned)(p[i] >> 1 & 0xffffffffu),
+			 p[i] & 1 ? "r" : "");
+}
+
+static void test_reads_from_worked(void **state)
+{
+	char text[256];
+	/* A read before any write sees the initial value (site 0); then a
+	 * remote write; then the thread's own. */
+	begin(COV_READS_FROM);
+	ev(2, COV_READ, X, 4, 2);
+	ev(1, COV_WRITE, X, 4, 1);
+	ev(2, COV_READ, X, 4, 2);
+	ev(2, COV_WRITE, X, 4, 3);
+	ev(2, COV_READ, X, 4, 4);
+	reads_from_text(text, sizeof text);
+	assert_string_equal(text, "2<0 2<1r 4<3");
+	/* Only the last write counts, whoever made it; other threads' writes
+	 * before it are overwritten. */
+	begin(COV_READS_FROM);
+	ev(1, COV_WRITE, X, 4, 1);
+	ev(3, COV_WRITE, X, 4, 5);
+	ev(2, COV_READ, X, 4, 2);
+	ev(3, COV_READ, X, 4, 6);
+	reads_from_text(text, sizeof text);
+	assert_string_equal(text, "2<5r 6<5");
+	/* Other bytes of the granule are another variable: the read of bytes
+	 * 4-7 sees their initial value, the one of bytes 0-3 the write. */
+	begin(COV_READS_FROM);
+	ev(1, COV_WRITE, X, 4, 1);
+	ev(2, COV_READ, X + 4, 4, 2);
+	ev(2, COV_READ, X, 1, 3);
+	reads_from_text(text, sizeof text);
+	assert_string_equal(text, "2<0 3<1r");
+	/* Sync objects have no reads-from; neither has a write alone. */
+	begin(COV_READS_FROM);
+	ev(1, COV_ACQUIRE, LOCK, 0, 10);
+	ev(1, COV_WRITE, X, 4, 11);
+	assert_int_equal(sink.n, 0);
+}
+
+/* The order violation the feature is for: t1 sets x (site 1) then y (site
+ * 2); t2 reads y (site 3) then x (site 4). The bug needs t2 between t1's two
+ * writes: t2's reads see "y initial, x remote", which neither order of the
+ * whole threads gives. A schedule that got half of it (y remote) is new too. */
+static void order_violation(const char *order, char *out, size_t cap)
+{
+	begin(COV_ALL);
+	for (const char *c = order; *c; c++) {
+		switch (*c) {
+		case 'x': ev(1, COV_WRITE, X, 4, 1); break;
+		case 'y': ev(1, COV_WRITE, X + 8, 4, 2); break;
+		case 'r': ev(2, COV_READ, X + 8, 4, 3); break;
+		case 's': ev(2, COV_READ, X, 4, 4); break;
+		}
+	}
+	reads_from_text(out, cap);
+}
+
+static void test_reads_from_order_violation(void **state)
+{
+	char first[256], second[256], bug[256];
+	order_violation("xyrs", first, sizeof first);
+	order_violation("rsxy", second, sizeof second);
+	order_violation("xrsy", bug, sizeof bug);
+	assert_string_equal(first, "3<2r 4<1r");
+	assert_string_equal(second, "3<0 4<0");
+	assert_string_equal(bug, "3<0 4<1r");
+}
+
+/* Reads-from features without occurrences (the plain ones and their
+ * counts' buckets), moved to the front of the sink; how many. */
+static int plain_reads_from(void)
+{
+	int n = 0;
+	for (int i = 0; i < sink.n; i++)
+		if (sink.f[i].kind == COV_READS_FROM && sink.f[i].occ[1] == 0)
+			sink.f[n++] = sink.f[i];
+	return sink.n = n;
+}
+
+static void test_reads_from_once_and_abstract(void **state)
+{
+	begin(COV_READS_FROM);
+	ev(1, COV_WRITE, X, 8, 1);
+	for (int i = 0; i < 100; i++)
+		ev(2, COV_READ, X, 8, 2);
+	/* Once per bucket of its count: 1, 2, 3, 4, 8, 16, 32, each a
+	 * feature of its own; the 128th would be the next. */
+	static const int buckets[] = { 1, 2, 3, 4, 8, 16, 32 };
+	assert_int_equal(plain_reads_from(), 7);
+	for (int i = 0; i < 7; i++) {
+		assert_int_equal(sink.f[i].count, buckets[i]);
+		for (int j = 0; j < i; j++)
+			assert_true(sink.f[i].hash != sink.f[j].hash);
+	}
+	for (int i = 100; i < 200; i++)
+		ev(2, COV_READ, X, 8, 2);
+	assert_int_equal(plain_reads_from(), 8);
+	assert_int_equal(sink.f[7].count, 128);
+	uint64_t h = sink.f[0].hash;
+	/* Other threads, another address, another execution: the same one. */
+	begin(COV_READS_FROM);
+	ev(9, COV_WRITE, 0x7770000, 8, 1);
+	ev(4, COV_READ, 0x7770000, 8, 2);
+	assert_int_equal(plain_reads_from(), 1);
+	assert_true(sink.f[0].hash == h);
+	/* A thread that read its own write twice and one that read another's
+	 * twice: counted apart. */
+	begin(COV_READS_FROM);
+	ev(1, COV_WRITE, X, 8, 1);
+	ev(1, COV_READ, X, 8, 2);
+	ev(1, COV_READ, X, 8, 2);
+	ev(2, COV_READ, X, 8, 2);
+	assert_int_equal(plain_reads_from(), 3);
+	assert_int_equal(sink.f[2].count, 1);
+	assert_int_equal(sink.f[2].remote, 1);
+	/* Not asked for, not computed. */
+	begin(COV_BOTH);
+	ev(1, COV_WRITE, X, 8, 1);
+	ev(2, COV_READ, X, 8, 2);
+	for (int i = 0; i < sink.n; i++)
+		assert_int_not_equal(sink.f[i].kind, COV_READS_FROM);
+}
+
+/* Occurrences tell a loop's rounds apart: t1 writes x (site 1) and t2
+ * reads it (site 2), three times each. Whole threads one after the other
+ * give "each read saw the 3rd write"; strict turns give "the i-th read saw
+ * the i-th write", one more feature per round in lockstep. */
+static void rounds(const char *order, char *out, size_t cap)
+{
+	begin(COV_READS_FROM);
+	for (const char *c = order; *c; c++)
+		ev(*c == 'w' ? 1 : 2, *c == 'w' ? COV_WRITE : COV_READ, X, 4, *c == 'w' ? 1 : 2);
+	uint32_t p[MAX_FEATURES];
+	int n = 0;
+	for (int i = 0; i < sink.n; i++)
+		if (sink.f[i].occ[1] && !sink.f[i].chained)
+			p[n++] = (uint32_t)sink.f[i].occ[1] << 8 | sink.f[i].occ[0];
+	out[0] = 0;
+	for (int i = 0; i < n; i++)
+		snprintf(out + strlen(out), cap - strlen(out), "%s%u<%u", i ? " " : "", p[i] >> 8,
+			 p[i] & 0xff);
+}
+
+static void test_reads_from_occurrences(void **state)
+{
+	char text[256];
+	rounds("wwwrrr", text, sizeof text);
+	assert_string_equal(text, "1<3 2<3 3<3");
+	rounds("wrwwrr", text, sizeof text);
+	assert_string_equal(text, "1<1 2<3 3<3");
+	rounds("wrwrwr", text, sizeof text);
+	assert_string_equal(text, "1<1 2<2 3<3");
+	rounds("rwrwr", text, sizeof text); /* the first read: the initial value */
+	assert_string_equal(text, "1<0 2<1 3<2");
+}
+
+/* Chained: each read's feature with the same thread's previous read's.
+ * Two rounds in lockstep then a late one, and a late one then two in
+ * lockstep, share their unchained features but not their chains. */
+static int chains(const char *order, uint64_t *h)
+{
+	begin(COV_READS_FROM);
+	for (const char *c = order; *c; c++)
+		ev(*c == 'w' ? 1 : 2, *c == 'w' ? COV_WRITE : COV_READ, X, 4, *c == 'w' ? 1 : 2);
+	int n = 0;
+	for (int i = 0; i < sink.n; i++)
+		if (sink.f[i].chained)
+			h[n++] = sink.f[i].hash;
+	return n;
+}
+
+static void test_reads_from_chains(void **state)
+{
+	uint64_t a[MAX_FEATURES], b[MAX_FEATURES], c[MAX_FEATURES];
+	assert_int_equal(chains("wrwrwr", a), 2); /* 1<1 then 2<2, 2<2 then 3<3 */
+	assert_int_equal(chains("wrwrwr", b), 2);
+	assert_memory_equal(a, b, sizeof a[0] * 2); /* the same in every execution */
+	assert_int_equal(chains("wrwwrr", c), 2); /* 1<1 then 2<3, 2<3 then 3<3 */
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			assert_true(a[i] != c[j]);
+	/* Another thread's reads do not chain to these. */
+	begin(COV_READS_FROM);
+	ev(1, COV_WRITE, X, 4, 1);
+	ev(2, COV_READ, X, 4, 2);
+	ev(3, COV_READ, X, 4, 2);
+	for (int i = 0; i < sink.n; i++)
+		assert_false(sink.f[i].chained);
+}
+
 static void test_map_total(void **state)
 {
 	const struct cov_var_sites v[3] = { { 1, 2 }, { 3, 1 }, { 0, 2 } };
@@ -391,6 +603,11 @@ int main(void)
 		cmocka_unit_test(test_map_every_pattern),
 		cmocka_unit_test(test_map_windows),
 		cmocka_unit_test(test_map_total),
+		cmocka_unit_test(test_reads_from_worked),
+		cmocka_unit_test(test_reads_from_order_violation),
+		cmocka_unit_test(test_reads_from_once_and_abstract),
+		cmocka_unit_test(test_reads_from_occurrences),
+		cmocka_unit_test(test_reads_from_chains),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

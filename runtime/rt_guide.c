@@ -1,0 +1,346 @@
+/* rt_guide.c - guided exploration: `schedfuzz run` keeps the schedules that
+ * showed something new and mutates them (docs/guided.md).
+ *
+ *   SCHEDFUZZ_GUIDE=0      unguided: every schedule a fresh plan of the
+ *                          portfolio (a pinned strategy is never guided)
+ *   SCHEDFUZZ_CORPUS=DIR   load the genomes in DIR first, and write every
+ *                          schedule the corpus keeps there (a libFuzzer or
+ *                          afl-fuzz corpus: one input per file)
+ *
+ * Each child publishes the hash of every feature its execution emitted
+ * (HaPSet pairs, MAP patterns, reads-from: coverage/) as a bit in a map it
+ * shares with the explorer. The explorer keeps the union of what it saw; a
+ * schedule that set a bit outside it joins the corpus. Each next schedule
+ * is either explored (a fresh plan, exactly as unguided exploration draws
+ * them) or exploited (a corpus entry's plan mutated by the genome-aware
+ * mutator: change points, priorities, variables, depth, a fresh plan now
+ * and then). Explicit lists are not changed decision by decision: after a
+ * changed decision the list's default (keep running the current thread)
+ * may starve a thread that waits for a spinning one, an unfair schedule
+ * that would be reported as a livelock. The first WARMUP schedules
+ * are fresh plans; then a two-armed bandit over their recent yield (the
+ * share of each arm's recent schedules that found something new) decides.
+ *
+ * Deterministic: every draw comes from the seed and from what the children
+ * showed, which the schedules determine. Runs in the explorer's process,
+ * never in a child: plain malloc and stdio are fine here. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cov_hash.h"
+#include "mutate.h"
+#include "rng.h"
+#include "rt_guide.h"
+#include "rt_internal.h"
+
+uint64_t *rt_guide_map;
+/* The guide lives as long as the explorer, which exits without freeing it:
+ * held here, it is reachable, not a leak to LeakSanitizer (ASan mode). */
+static struct rt_guide *the_guide;
+
+#define WORDS (RT_GUIDE_BITS / 64)
+#define MAX_ENTRY (1u << 20) /* bytes of a corpus file the guide loads */
+#define DECAY 0.9	     /* weight of an arm's history in its yield */
+/* Schedules that are all fresh plans, the same as unguided exploration's:
+ * most bugs fall to one of the first few, and the corpus needs them first. */
+#define WARMUP 16
+
+enum arm { SEED, EXPLORE, EXPLOIT };
+
+struct entry {
+	uint8_t *bytes;
+	size_t size;
+	uint64_t hash;
+	uint32_t found; /* features it was the first to show */
+	uint32_t picks; /* mutants made of it */
+};
+
+struct rt_guide {
+	uint64_t seed;
+	struct sf_rng rng;
+	uint64_t *seen; /* union of every schedule's features */
+	uint64_t nseen;
+	struct entry *corpus;
+	uint32_t ncorpus, cap;
+	uint32_t nloaded, nseeded; /* loaded from the directory; run so far */
+	const char *dir;
+
+	/* The schedule being run. */
+	uint8_t *cur;
+	size_t cur_size, cur_cap;
+	enum arm arm;
+	uint64_t explored; /* fresh plans so far: the portfolio's index */
+
+	double yield[3];   /* EXPLORE, EXPLOIT: decayed share of new-feature schedules */
+	uint64_t runs[3], wins[3];
+};
+
+static bool reserve(uint8_t **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return true;
+	uint8_t *p = realloc(*buf, need);
+	if (!p)
+		return false;
+	*buf = p;
+	*cap = need;
+	return true;
+}
+
+static bool add_entry(struct rt_guide *g, const uint8_t *bytes, size_t size, uint32_t found)
+{
+	uint64_t h = cov_hash64(bytes, size, 0);
+	for (uint32_t i = 0; i < g->ncorpus; i++)
+		if (g->corpus[i].hash == h && g->corpus[i].size == size)
+			return false; /* the same schedule again */
+	if (g->ncorpus == g->cap) {
+		uint32_t cap = g->cap ? g->cap * 2 : 64;
+		struct entry *c = realloc(g->corpus, cap * sizeof *c);
+		if (!c)
+			return false;
+		g->corpus = c;
+		g->cap = cap;
+	}
+	uint8_t *copy = malloc(size ? size : 1);
+	if (!copy)
+		return false;
+	memcpy(copy, bytes, size);
+	g->corpus[g->ncorpus++] = (struct entry){ .bytes = copy, .size = size, .hash = h,
+						   .found = found };
+	return true;
+}
+
+/* ---- the corpus directory ------------------------------------------------------ */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every regular file of dir, in name order (the same order in every run). */
+static void load_dir(struct rt_guide *g, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (errno != ENOENT)
+			fprintf(stderr, "schedfuzz: cannot read the corpus %s: %s\n", dir,
+				strerror(errno));
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			char **p = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *p);
+			if (!p)
+				break;
+			names = p;
+		}
+		if (!(names[n] = strdup(e->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, by_name);
+	uint8_t *buf = malloc(MAX_ENTRY);
+	for (size_t i = 0; buf && i < n; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		struct stat st;
+		FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= MAX_ENTRY
+				  ? fopen(path, "rb")
+				  : NULL;
+		if (f) {
+			size_t size = fread(buf, 1, MAX_ENTRY, f);
+			fclose(f);
+			add_entry(g, buf, size, 0);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(buf);
+	g->nloaded = g->ncorpus;
+}
+
+/* A new entry into the directory, named by its hash as the fuzzers name
+ * theirs by a digest; a failure to write costs the entry, not the run. */
+static void save_entry(const struct rt_guide *g, const struct entry *e)
+{
+	if (!g->dir)
+		return;
+	mkdir(g->dir, 0777);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%016" PRIx64, g->dir, e->hash);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return; /* there already, or the directory is not writable */
+	bool ok = write(fd, e->bytes, e->size) == (ssize_t)e->size;
+	if (close(fd) != 0 || !ok) {
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
+		unlink(path);
+	}
+}
+
+/* ---- the loop ------------------------------------------------------------------------ */
+
+struct rt_guide *rt_guide_create(uint64_t seed)
+{
+	if (rt_env_u64("SCHEDFUZZ_GUIDE", 1) == 0 || rt.cfg.pinned || !rt.cfg.coverage)
+		return NULL;
+	struct rt_guide *g = calloc(1, sizeof *g);
+	void *map = mmap(NULL, WORDS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!g || map == MAP_FAILED || !(g->seen = calloc(WORDS, sizeof(uint64_t)))) {
+		free(g);
+		return NULL; /* unguided, rather than not at all */
+	}
+	rt_guide_map = map;
+	the_guide = g;
+	g->seed = seed;
+	sf_rng_seed(&g->rng, seed ^ 0x6775696465ull /* "guide" */);
+	/* Exploitation must earn its share: most bugs fall to the first few
+	 * fresh plans, before a corpus can say much. */
+	g->yield[EXPLORE] = 0.6;
+	g->yield[EXPLOIT] = 0.2;
+	g->dir = rt_env_str("SCHEDFUZZ_CORPUS");
+	if (g->dir)
+		load_dir(g, g->dir);
+	return g;
+}
+
+static bool set_current(struct rt_guide *g, const uint8_t *bytes, size_t size)
+{
+	if (!reserve(&g->cur, &g->cur_cap, size ? size : 1))
+		return false;
+	memcpy(g->cur, bytes, size);
+	g->cur_size = size;
+	return true;
+}
+
+/* Which entry to mutate: the ones that showed more and were mutated less
+ * weigh more (a rough share of the effort by promise). */
+static struct entry *pick(struct rt_guide *g)
+{
+	double total = 0;
+	for (uint32_t i = 0; i < g->ncorpus; i++)
+		total += (1.0 + g->corpus[i].found) / (1.0 + g->corpus[i].picks);
+	double at = (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 * total;
+	for (uint32_t i = 0; i < g->ncorpus; i++) {
+		at -= (1.0 + g->corpus[i].found) / (1.0 + g->corpus[i].picks);
+		if (at < 0)
+			return &g->corpus[i];
+	}
+	return &g->corpus[g->ncorpus - 1];
+}
+
+/* A mutant of e: its plan mutated, its harness data kept. An explicit
+ * list the mutator leaves alone gives way to a fresh random walk. */
+static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_estimates *est)
+{
+	struct sf_plan plan;
+	size_t gsize = sf_genome_decode(e->bytes, e->size, &plan);
+	const uint8_t *data = e->bytes + gsize;
+	size_t data_size = e->size - gsize;
+	uint64_t seed = sf_rng_next(&g->rng);
+	if (!sf_plan_mutate(&plan, NULL, est, seed))
+		sf_plan_generate(&(struct sf_spec){ .kind = SF_KIND_RANDOM }, est, seed, &plan);
+	if (rt.cfg.no_spurious)
+		plan.flags |= SF_FLAG_NO_SPURIOUS;
+	if (!reserve(&g->cur, &g->cur_cap, SF_GENOME_HEADER + data_size))
+		return false;
+	sf_genome_encode(&plan, NULL, 0, g->cur, SF_GENOME_HEADER);
+	memcpy(g->cur + SF_GENOME_HEADER, data, data_size);
+	g->cur_size = SF_GENOME_HEADER + data_size;
+	return true;
+}
+
+const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_estimates *est,
+			     size_t *size)
+{
+	memset(rt_guide_map, 0, WORDS * sizeof(uint64_t));
+	if (g->nseeded < g->nloaded) {
+		const struct entry *e = &g->corpus[g->nseeded++];
+		g->arm = SEED;
+		if (set_current(g, e->bytes, e->size)) {
+			*size = g->cur_size;
+			return g->cur;
+		}
+	}
+	/* The arms' shares by recent yield, with a prior that leans to fresh
+	 * plans: when neither finds anything any more, exploration (the
+	 * unguided portfolio) gets 4 schedules in 5. */
+	double p = (g->yield[EXPLOIT] + 0.02) / (g->yield[EXPLORE] + g->yield[EXPLOIT] + 0.1);
+	p = p < 0.1 ? 0.1 : p > 0.8 ? 0.8 : p; /* neither arm ever starves */
+	bool exploit = g->ncorpus && i >= WARMUP &&
+		       (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 < p;
+	if (exploit) {
+		struct entry *e = pick(g);
+		e->picks++;
+		if (mutate(g, e, est)) {
+			g->arm = EXPLOIT;
+			*size = g->cur_size;
+			return g->cur;
+		}
+	}
+	uint8_t fresh[SF_GENOME_HEADER];
+	rt_make_genome(fresh, g->explored++, sf_derive_seed(g->seed, i), est);
+	g->arm = EXPLORE;
+	if (!set_current(g, fresh, sizeof fresh)) {
+		/* Out of memory: the fresh plan from a buffer that stays. */
+		static uint8_t spare[SF_GENOME_HEADER];
+		memcpy(spare, fresh, sizeof fresh);
+		*size = sizeof spare;
+		return spare;
+	}
+	*size = g->cur_size;
+	return g->cur;
+}
+
+void rt_guide_learn(struct rt_guide *g)
+{
+	uint32_t found = 0;
+	for (uint32_t w = 0; w < WORDS; w++) {
+		uint64_t fresh = rt_guide_map[w] & ~g->seen[w];
+		if (fresh) {
+			found += (uint32_t)__builtin_popcountll(fresh);
+			g->seen[w] |= fresh;
+		}
+	}
+	g->nseen += found;
+	g->runs[g->arm]++;
+	if (found)
+		g->wins[g->arm]++;
+	if (g->arm != SEED)
+		g->yield[g->arm] = DECAY * g->yield[g->arm] + (1 - DECAY) * (found ? 1.0 : 0.0);
+	if (g->arm == SEED) { /* a loaded entry: in the corpus already */
+		g->corpus[g->nseeded - 1].found = found;
+		return;
+	}
+	if (!found)
+		return;
+	if (!add_entry(g, g->cur, g->cur_size, found))
+		return;
+	save_entry(g, &g->corpus[g->ncorpus - 1]);
+}
+
+void rt_guide_summary(const struct rt_guide *g)
+{
+	fprintf(stderr,
+		"guided: corpus %" PRIu32 " (%" PRIu32 " loaded), features %" PRIu64
+		", explored %" PRIu64 " (%" PRIu64 " new), mutated %" PRIu64 " (%" PRIu64 " new)\n",
+		g->ncorpus, g->nloaded, g->nseen, g->runs[EXPLORE], g->wins[EXPLORE],
+		g->runs[EXPLOIT], g->wins[EXPLOIT]);
+}

@@ -1,0 +1,43 @@
+/* rt_guide.h - guided exploration: `schedfuzz run`'s evolutionary loop over
+ * schedule genomes (rt_guide.c). The explorer (rt_driver.c) asks it for
+ * each schedule and tells it when the schedule has run. */
+#ifndef SCHEDFUZZ_RT_GUIDE_H
+#define SCHEDFUZZ_RT_GUIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "generate.h"
+#include "genome.h"
+
+/* Features an execution published: one bit per feature hash, in memory the
+ * explorer shares with its children. */
+#define RT_GUIDE_BITS (1u << 19)
+
+/* In a child of the guided explorer: where its coverage sink sets the bits
+ * of the features it emits. NULL otherwise (no coverage is computed for
+ * the guide then). */
+extern uint64_t *rt_guide_map __attribute__((visibility("hidden")));
+
+struct rt_guide;
+
+/* The guide for this exploration, or NULL when exploration is unguided:
+ * SCHEDFUZZ_GUIDE=0, a pinned strategy, coverage off, or no memory. Loads
+ * the genomes in SCHEDFUZZ_CORPUS (a directory) if set. */
+struct rt_guide *rt_guide_create(uint64_t seed);
+/* Schedule index i (0-based): a corpus entry loaded at the start, a fresh
+ * plan of the portfolio, or a mutant of a corpus entry. Valid until the
+ * next call. */
+const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_estimates *est,
+			     size_t *size);
+/* The schedule has run: keep it if its features were new. */
+void rt_guide_learn(struct rt_guide *g);
+/* One line on what guidance did, for --keep-going's summary. */
+void rt_guide_summary(const struct rt_guide *g);
+
+/* The explorer's fresh plan for schedule index from seed (rt_driver.c). */
+void rt_make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t seed,
+		    const struct sf_estimates *est) __attribute__((visibility("hidden")));
+
+#endif
