@@ -277,11 +277,13 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 	};
 	e.nctx = rt_cov_context(self, e.ctx);
 
+	rt_self_hidden = self;
 	rt_self = NULL;
 	cov_event(cov.state, &e);
 	if (rt.cfg.cov_dump && cov_op_is_memory(op))
 		keep_site(addr, e.site, op == COV_WRITE);
 	rt_self = self;
+	rt_self_hidden = NULL;
 }
 
 void rt_cov_end(void)

@@ -399,6 +399,10 @@ struct rt_state {
 
 extern struct rt_state rt RT_HIDDEN;
 extern __thread struct rt_thread *rt_self RT_HIDDEN;
+/* The thread while rt_self is cleared around the runtime's own work that
+ * must not be controlled (coverage): a fatal signal there, a stack
+ * overflow above all, is still that thread's failure (rt_signals.c). */
+extern __thread struct rt_thread *rt_self_hidden RT_HIDDEN;
 
 /* Only the part of a site that is the same in every process: an offset
  * into the executable, or nothing for code in shared libraries. */

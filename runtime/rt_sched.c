@@ -48,6 +48,7 @@
 
 struct rt_state rt;
 __thread struct rt_thread *rt_self __attribute__((tls_model("initial-exec")));
+__thread struct rt_thread *rt_self_hidden __attribute__((tls_model("initial-exec")));
 
 const char *const rt_ev_names[EV_COUNT] = {
 	[EV_READ] = "read",
