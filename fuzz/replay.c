@@ -71,6 +71,40 @@ static char *command_text(const char *input, char **prog_argv)
 	return s;
 }
 
+
+/* A portable reproducer's replay: its lines translated to this binary, as
+ * anchors for the runtime and an input for the rest, in temporary files. */
+struct portable_replay {
+	struct portable port;
+	bool read;
+	char *anchors, *input;
+};
+
+static void portable_replay_end(struct portable_replay *r)
+{
+	if (r->read)
+		portable_free(&r->port);
+	if (r->anchors)
+		unlink(r->anchors);
+	if (r->input)
+		unlink(r->input);
+	free(r->anchors);
+	free(r->input);
+}
+
+static bool portable_replay_begin(struct portable_replay *r, const char *file, const char *prog)
+{
+	char err[512] = "out of memory";
+	r->anchors = replay_temp_path("anchors");
+	r->input = r->anchors ? replay_temp_path("input") : NULL;
+	r->read = r->input && portable_read(file, &r->port, err, sizeof err);
+	if (r->read && portable_translate(&r->port, prog, r->anchors, r->input, err, sizeof err))
+		return true;
+	fprintf(stderr, "schedfuzz: %s\n", err);
+	portable_replay_end(r);
+	return false;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	const char *input = NULL, *record = NULL, *html = NULL;
@@ -120,39 +154,25 @@ int cmd_replay(int argc, char **argv)
 		return SETUP;
 	}
 	const char *given = input;
-	struct portable port;
+	struct portable_replay pr = { 0 };
 	bool is_portable = portable_is(input);
-	char *anchors = NULL, *translated = NULL;
 	if (is_portable) {
-		char err[512] = "out of memory";
-		anchors = replay_temp_path("anchors");
-		translated = anchors ? replay_temp_path("input") : NULL;
-		bool read = translated && portable_read(input, &port, err, sizeof err);
-		if (!read || !portable_translate(&port, path, anchors, translated, err, sizeof err)) {
-			fprintf(stderr, "schedfuzz: %s\n", err);
-			if (read)
-				portable_free(&port);
-			if (anchors)
-				unlink(anchors);
-			if (translated)
-				unlink(translated);
-			free(anchors);
-			free(translated);
+		if (!portable_replay_begin(&pr, input, path)) {
 			unlink(trace_path);
 			free(trace_path);
 			free(path);
 			return SETUP;
 		}
-		setenv("SCHEDFUZZ_ANCHORS", anchors, 1);
+		setenv("SCHEDFUZZ_ANCHORS", pr.anchors, 1);
 		setenv("SCHEDFUZZ_INPUT_NAME", given, 1);
-		if (port.memory_all)
+		if (pr.port.memory_all)
 			setenv("SCHEDFUZZ_MEMORY", "2", 1);
-		input = translated;
+		input = pr.input;
 	}
 	int status = replay_traced(path, prog_argv, input, trace_path, record, false, timeout);
 	unsetenv("SCHEDFUZZ_ANCHORS");
 	unsetenv("SCHEDFUZZ_INPUT_NAME");
-	if (is_portable && port.memory_all)
+	if (is_portable && pr.port.memory_all)
 		unsetenv("SCHEDFUZZ_MEMORY");
 	int result = status < 0 ? SETUP
 		     : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? OK
@@ -180,7 +200,7 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "schedfuzz: no interleaving to show: %s\n", err);
 	}
 	if (result == OK && is_portable) {
-		portable_say_other_build(path, &port);
+		portable_say_other_build(path, &pr.port);
 	} else if (result == OK) {
 		size_t size;
 		uint8_t *data = read_whole_file(given, &size), build[8];
@@ -190,19 +210,14 @@ int cmd_replay(int argc, char **argv)
 	} else if (result == FAILED && is_portable) {
 		fprintf(stderr, "schedfuzz: the portable reproducer failed on this build too (made "
 				"for build %s, %s, where it failed with %s)\n",
-			port.made.id, port.made.name, port.failure);
+			pr.port.made.id, pr.port.made.name, pr.port.failure);
 	}
-	if (is_portable && record && port.memory_all)
+	if (is_portable && record && pr.port.memory_all)
 		fprintf(stderr, "schedfuzz: %s numbers the decisions of a run where every memory "
 				"access was a scheduling point: replay it with SCHEDFUZZ_MEMORY=2\n",
 			record);
-	if (is_portable) {
-		portable_free(&port);
-		unlink(anchors);
-		unlink(translated);
-		free(anchors);
-		free(translated);
-	}
+	if (is_portable)
+		portable_replay_end(&pr);
 	unlink(trace_path);
 	free(trace_path);
 	free(path);
