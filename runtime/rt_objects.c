@@ -5,6 +5,7 @@
  * of an execution exactly the objects it touched are cleared: the cost of
  * a reset follows what the execution did, never how many objects the
  * process has ever seen (DESIGN: budgets). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,17 +79,33 @@ struct rt_obj *rt_obj_find(const void *addr)
 	return NULL;
 }
 
-/* A sync object at an address no object can have: the program passed NULL
- * (or a pointer into the first page, a NULL struct's member). glibc would
- * crash inside its own code; this is reported at the program's call. */
-static void check_address(const void *addr, enum rt_otype type)
+/* A call with an invalid sync object, reported at the program's call, not
+ * inside the model that noticed: "<entry point> on <what>". */
+static RT_NORETURN void misuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static RT_NORETURN void misuse(const char *fmt, ...)
 {
-	if ((uintptr_t)addr >= 4096)
-		return;
+	char what[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
 	const char *entry;
 	const void *site = rt_program_caller(&entry);
-	rt_fail(F_MISUSE, site, "%s on a NULL %s (address %p)", entry ? entry : "a call",
-		rt_otype_names[type], addr);
+	rt_fail(F_MISUSE, site, "%s on %s", entry ? entry : "a call", what);
+}
+
+static const char *type_name(enum rt_otype type)
+{
+	return type == O_COND ? "condition variable" : rt_otype_names[type];
+}
+
+/* A sync object at an address no object can have: the program passed NULL
+ * (or a pointer into the first page, a NULL struct's member). glibc would
+ * crash inside its own code. */
+static void check_address(const void *addr, enum rt_otype type)
+{
+	if ((uintptr_t)addr < 4096)
+		misuse("a NULL %s (address %p)", rt_otype_names[type], addr);
 }
 
 /* ASan's, when it is linked (the ASan mode). */
@@ -115,39 +132,36 @@ static void check_addressable(const void *addr)
  * marks a destroyed mutex (its kind -1) and condition variable (the wake
  * request bit of __wrefs), and then fails or misbehaves on it. Read from
  * the object itself, so memory reused for a new object initialised by
- * assignment is no misuse. */
-static bool destroyed(const void *addr, enum rt_otype type)
+ * assignment is no misuse. No address in the report: it differs from run
+ * to run, and the report must not. */
+static void check_destroyed(const void *addr, enum rt_otype type)
 {
-	if (type == O_MUTEX)
-		return ((const pthread_mutex_t *)addr)->__data.__kind == -1;
-	if (type == O_COND)
-		return (((const pthread_cond_t *)addr)->__data.__wrefs & 4) != 0;
-	return false;
+	if ((type == O_MUTEX && ((const pthread_mutex_t *)addr)->__data.__kind == -1) ||
+	    (type == O_COND && (((const pthread_cond_t *)addr)->__data.__wrefs & 4) != 0))
+		misuse("a destroyed %s", type_name(type));
 }
 
-static void misuse(enum rt_otype type, const char *what)
-{
-	const char *entry;
-	const void *site = rt_program_caller(&entry);
-	/* No address: it differs from run to run, and the report must not. */
-	rt_fail(F_MISUSE, site, "%s on a %s %s", entry ? entry : "a call", what,
-		type == O_COND ? "condition variable" : rt_otype_names[type]);
-}
+/* Mutexes in freed memory, without ASan: the program's frees mark the
+ * objects inside them (rt_obj_freed), a first touch looks in the heap log,
+ * and the heap log confirms (a block allocated again holds a new object).
+ * Both scan, so only while an execution has touched few objects: beyond
+ * that a use of freed memory goes unreported, never misreported. */
+#define FEW_OBJECTS 64
 
-/* The default mode's heap log says whether the block holding a marked
- * object (rt_obj_freed) is still freed: then the call uses freed memory.
- * A block allocated again since holds a new object, unmarked. */
-static void check_freed(struct rt_obj *o)
+/* o: the object at addr, if it was touched before in this execution. */
+static void check_freed(uintptr_t addr, enum rt_otype type, struct rt_obj *o)
 {
 	struct rt_freed f;
-	o->in_freed = false;
-	if (!rt_heap_log_freed(o->addr, rt.step + 1, &f))
+	if (o)
+		o->in_freed = false;
+	if (!rt_heap_log_freed(addr, rt.step + 1, &f))
 		return;
-	const char *entry;
-	const void *site = rt_program_caller(&entry);
-	rt_fail(F_MISUSE, site, "%s on %s %c#%u, in a %lu-byte block T%d freed after step %llu",
-		entry ? entry : "a call", rt_otype_names[o->type], rt_otype_letters[o->type], o->id,
-		(unsigned long)f.size, f.tid, (unsigned long long)f.step);
+	if (o)
+		misuse("%s %c#%u, in a %lu-byte block T%d freed after step %llu",
+		       rt_otype_names[type], rt_otype_letters[type], o->id, (unsigned long)f.size,
+		       f.tid, (unsigned long long)f.step);
+	misuse("a %s in a %lu-byte block T%d freed after step %llu", rt_otype_names[type],
+	       (unsigned long)f.size, f.tid, (unsigned long long)f.step);
 }
 
 bool rt_obj_still(struct rt_obj *o, uintptr_t addr)
@@ -155,31 +169,13 @@ bool rt_obj_still(struct rt_obj *o, uintptr_t addr)
 	if (o->addr != addr)
 		return false;
 	if (o->in_freed)
-		check_freed(o);
+		check_freed(addr, (enum rt_otype)o->type, o);
 	return true;
 }
 
-/* A first touch in a block the program freed this execution (within the
- * same bound as rt_obj_freed: the heap log is searched from its newest). */
-static void check_new_freed(const void *addr, enum rt_otype type)
-{
-	struct rt_freed f;
-	if (!rt_heap_log_freed((uintptr_t)addr, rt.step + 1, &f))
-		return;
-	const char *entry;
-	const void *site = rt_program_caller(&entry);
-	rt_fail(F_MISUSE, site, "%s on a %s in a %lu-byte block T%d freed after step %llu",
-		entry ? entry : "a call", rt_otype_names[type], (unsigned long)f.size, f.tid,
-		(unsigned long long)f.step);
-}
-
-/* A free of [lo, hi) by the program (default mode): the objects inside it
- * are marked, and checked at their next use. A scan of this execution's
- * objects, so only while they are few: beyond that a use of freed memory
- * goes unreported, never misreported. */
 void rt_obj_freed(uintptr_t lo, uintptr_t hi)
 {
-	if (nobjs > 64)
+	if (nobjs > FEW_OBJECTS)
 		return;
 	for (uint32_t i = 0; i < nobjs; i++) {
 		struct rt_obj *o = &chunks[i / CHUNK][i % CHUNK];
@@ -194,11 +190,12 @@ struct rt_obj *rt_obj_get(const void *addr, enum rt_otype type)
 	check_addressable(addr);
 	struct rt_obj *o = rt_obj_find(addr);
 	if (o && o->in_freed)
-		check_freed(o);
-	if (!o && destroyed(addr, type))
-		misuse(type, "destroyed");
-	if (!o && nobjs < 64)
-		check_new_freed(addr, type);
+		check_freed((uintptr_t)addr, (enum rt_otype)o->type, o);
+	if (!o) {
+		check_destroyed(addr, type);
+		if (nobjs <= FEW_OBJECTS)
+			check_freed((uintptr_t)addr, type, NULL);
+	}
 	if (o) {
 		if (o->type != type) {
 			/* Memory reused for another kind of object (e.g. freed
