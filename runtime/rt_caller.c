@@ -12,10 +12,9 @@ int rt_backtrace(void **frames, int n)
 {
 	/* Uncontrolled meanwhile: the unwinder's own pthread_once is no
 	 * scheduling point. */
-	struct rt_thread *self = rt_self;
-	rt_self = NULL;
+	struct rt_thread *self = rt_own_work_begin();
 	int got = backtrace(frames, n);
-	rt_self = self;
+	rt_own_work_end(self);
 	return got;
 }
 

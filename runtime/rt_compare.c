@@ -142,10 +142,9 @@ static size_t bytes_len(const char *s)
 #define CALL_HOOK(hook, ...)                                         \
 	do {                                                         \
 		if (hook) {                                          \
-			struct rt_thread *self_ = rt_self;           \
-			rt_self = NULL;                              \
+			struct rt_thread *self_ = rt_own_work_begin(); \
 			hook(__VA_ARGS__);                           \
-			rt_self = self_;                             \
+			rt_own_work_end(self_);                      \
 		}                                                    \
 	} while (0)
 

@@ -277,22 +277,19 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 	};
 	e.nctx = rt_cov_context(self, e.ctx);
 
-	rt_self_hidden = self;
-	rt_self = NULL;
+	rt_own_work_begin();
 	cov_event(cov.state, &e);
 	if (rt.cfg.cov_dump && cov_op_is_memory(op))
 		keep_site(addr, e.site, op == COV_WRITE);
-	rt_self = self;
-	rt_self_hidden = NULL;
+	rt_own_work_end(self);
 }
 
 void rt_cov_end(void)
 {
 	if (!rt.cov_on || !rt.cfg.cov_dump)
 		return;
-	struct rt_thread *self = rt_self;
-	rt_self = NULL;
+	struct rt_thread *self = rt_own_work_begin();
 	write_dump();
 	cov.nfeatures = cov.nsites = 0;
-	rt_self = self;
+	rt_own_work_end(self);
 }

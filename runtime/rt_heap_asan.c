@@ -46,14 +46,13 @@ int rt_heap_sanitizer_tid(void)
 	/* ASan tells which of its threads allocated a block, and nothing
 	 * else tells a thread its ASan number: allocate one byte and ask.
 	 * Uncontrolled meanwhile, so the block is no event of ours. */
-	struct rt_thread *self = rt_self;
-	rt_self = NULL;
+	struct rt_thread *self = rt_own_work_begin();
 	void *p = malloc(1);
 	int tid = -1;
 	if (p)
 		__asan_get_alloc_stack(p, NULL, 0, &tid);
 	free(p);
-	rt_self = self;
+	rt_own_work_end(self);
 	return tid;
 }
 

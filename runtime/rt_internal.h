@@ -399,10 +399,29 @@ struct rt_state {
 
 extern struct rt_state rt RT_HIDDEN;
 extern __thread struct rt_thread *rt_self RT_HIDDEN;
-/* The thread while rt_self is cleared around the runtime's own work that
- * must not be controlled (coverage): a fatal signal there, a stack
- * overflow above all, is still that thread's failure (rt_signals.c). */
+/* The thread while rt_self is cleared around the runtime's own work on it
+ * that must not be controlled (rt_own_work_begin): a fatal signal there, a
+ * stack overflow above all, is still that thread's failure (rt_signals.c). */
 extern __thread struct rt_thread *rt_self_hidden RT_HIDDEN;
+
+/* The runtime's own work on a program's thread (coverage, unwinding, a
+ * fuzzer's hook, stdio): uncontrolled meanwhile, so its memory accesses
+ * and calls are no events. Nests: an inner pair leaves the outer's thread. */
+static inline struct rt_thread *rt_own_work_begin(void)
+{
+	struct rt_thread *self = rt_self;
+	if (self)
+		rt_self_hidden = self;
+	rt_self = NULL;
+	return self;
+}
+
+static inline void rt_own_work_end(struct rt_thread *self)
+{
+	rt_self = self;
+	if (self)
+		rt_self_hidden = NULL;
+}
 
 /* Only the part of a site that is the same in every process: an offset
  * into the executable, or nothing for code in shared libraries. */

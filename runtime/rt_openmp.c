@@ -46,10 +46,9 @@ static int (*max_threads)(void);
  * a replay. */
 static void initialise(void)
 {
-	struct rt_thread *self = rt_self;
-	rt_self = NULL;
+	struct rt_thread *self = rt_own_work_begin();
 	max_threads();
-	rt_self = self;
+	rt_own_work_end(self);
 }
 
 /* The executable segment of the object that holds addr. */

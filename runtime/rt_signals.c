@@ -88,7 +88,7 @@ static void report_signal(int sig, siginfo_t *info, void *uctx)
 
 static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
 {
-	if (!rt_self && rt_self_hidden) /* in our coverage code: the program's thread */
+	if (!rt_self && rt_self_hidden) /* in our own work on the program's thread */
 		rt_self = rt_self_hidden;
 	if (rt_self && rt.active && !rt.reported)
 		report_signal(sig, info, uctx);

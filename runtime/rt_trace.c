@@ -251,11 +251,11 @@ void rt_trace_end(enum rt_fail_kind fail)
 		return;
 	rt.trace_on = false;
 	rt.observed = rt.cov_on || rt_anchors_on;
-	struct rt_thread *self = rt_self;
-	rt_self = NULL; /* stdio's copies are not the program's accesses */
+	/* stdio's copies are not the program's accesses */
+	struct rt_thread *self = rt_own_work_begin();
 	FILE *f = rt_outfile_rewrite(rt.cfg.trace_path, &trace_fd, "w");
 	if (!f) {
-		rt_self = self;
+		rt_own_work_end(self);
 		return;
 	}
 	char plan[1024];
@@ -311,5 +311,5 @@ void rt_trace_end(enum rt_fail_kind fail)
 		   " threads=%d fingerprint=%016" PRIx64 " dropped=%" PRIu64 "\n",
 		rt.step, rt.ndecisions, rt.preemptions, rt.ncreated, rt.fingerprint, first);
 	fclose(f);
-	rt_self = self;
+	rt_own_work_end(self);
 }
