@@ -43,9 +43,6 @@
 #include "rt_internal.h"
 
 uint64_t *rt_guide_map;
-/* The guide lives as long as the explorer, which exits without freeing it:
- * held here, it is reachable, not a leak to LeakSanitizer (ASan mode). */
-static struct rt_guide *the_guide;
 
 #define WORDS (RT_GUIDE_BITS / 64)
 #define MAX_ENTRY (1u << 20) /* bytes of a corpus file the guide loads */
@@ -208,7 +205,6 @@ struct rt_guide *rt_guide_create(uint64_t seed)
 		return NULL; /* unguided, rather than not at all */
 	}
 	rt_guide_map = map;
-	the_guide = g;
 	g->seed = seed;
 	sf_rng_seed(&g->rng, seed ^ 0x6775696465ull /* "guide" */);
 	/* Exploitation must earn its share: most bugs fall to the first few
