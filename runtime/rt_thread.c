@@ -157,7 +157,7 @@ static struct rt_thread *create_begin(struct rt_thread *self, const pthread_attr
 		pthread_attr_getdetachstate(attr, &detach);
 	t->detached = detach == PTHREAD_CREATE_DETACHED;
 	t->sig_mask = self->sig_mask; /* what glibc gives the new thread */
-	rt.busy++;
+	rt.busy++; /* across the real call: create_end ends it */
 	return t;
 }
 
