@@ -593,7 +593,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			return RT_EXIT_SETUP;
 		}
 		if (guide)
-			rt_guide_learn(guide);
+			rt_guide_learn(guide, c.failed);
 		sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;

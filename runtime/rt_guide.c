@@ -41,6 +41,7 @@
 #include "rng.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_reversals.h"
 
 uint64_t *rt_guide_map;
 
@@ -51,7 +52,8 @@ uint64_t *rt_guide_map;
  * most bugs fall to one of the first few, and the corpus needs them first. */
 #define WARMUP 16
 
-enum arm { SEED, EXPLORE, EXPLOIT };
+
+enum arm { SEED, EXPLORE, EXPLOIT, REVERSE };
 
 struct entry {
 	uint8_t *bytes;
@@ -59,6 +61,7 @@ struct entry {
 	uint64_t hash;
 	uint32_t found; /* features it was the first to show */
 	uint32_t picks; /* mutants made of it */
+	bool fixed;     /* an explicit list of the reversal arm: kept, never mutated */
 };
 
 struct rt_guide {
@@ -68,6 +71,7 @@ struct rt_guide {
 	uint64_t nseen;
 	struct entry *corpus;
 	uint32_t ncorpus, cap;
+	uint32_t nmutable; /* entries that are not fixed */
 	uint32_t nloaded, nseeded; /* loaded from the directory; run so far */
 	const char *dir;
 
@@ -77,8 +81,12 @@ struct rt_guide {
 	enum arm arm;
 	uint64_t explored; /* fresh plans so far: the portfolio's index */
 
-	double yield[3];   /* EXPLORE, EXPLOIT: decayed share of new-feature schedules */
-	uint64_t runs[3], wins[3];
+	struct rt_reversals *reversals; /* NULL: no reversal arm */
+	const uint8_t *rev; /* its schedule being run */
+	size_t rev_size;
+
+	double yield[4];   /* EXPLORE, EXPLOIT: decayed share of new-feature schedules */
+	uint64_t runs[4], wins[4];
 };
 
 static bool reserve(uint8_t **buf, size_t *cap, size_t need)
@@ -93,7 +101,8 @@ static bool reserve(uint8_t **buf, size_t *cap, size_t need)
 	return true;
 }
 
-static bool add_entry(struct rt_guide *g, const uint8_t *bytes, size_t size, uint32_t found)
+static bool add_entry(struct rt_guide *g, const uint8_t *bytes, size_t size, uint32_t found,
+		      bool fixed)
 {
 	uint64_t h = cov_hash64(bytes, size, 0);
 	for (uint32_t i = 0; i < g->ncorpus; i++)
@@ -112,7 +121,8 @@ static bool add_entry(struct rt_guide *g, const uint8_t *bytes, size_t size, uin
 		return false;
 	memcpy(copy, bytes, size);
 	g->corpus[g->ncorpus++] = (struct entry){ .bytes = copy, .size = size, .hash = h,
-						   .found = found };
+						   .found = found, .fixed = fixed };
+	g->nmutable += !fixed;
 	return true;
 }
 
@@ -162,7 +172,9 @@ static void load_dir(struct rt_guide *g, const char *dir)
 		if (f) {
 			size_t size = fread(buf, 1, MAX_ENTRY, f);
 			fclose(f);
-			add_entry(g, buf, size, 0);
+			struct sf_plan plan;
+			sf_genome_decode(buf, size, &plan);
+			add_entry(g, buf, size, 0, plan.kind == SF_KIND_EXPLICIT);
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -211,6 +223,7 @@ struct rt_guide *rt_guide_create(uint64_t seed)
 	 * fresh plans, before a corpus can say much. */
 	g->yield[EXPLORE] = 0.6;
 	g->yield[EXPLOIT] = 0.2;
+	g->reversals = rt_reversals_create();
 	g->dir = rt_env_str("SCHEDFUZZ_CORPUS");
 	if (g->dir)
 		load_dir(g, g->dir);
@@ -226,20 +239,30 @@ static bool set_current(struct rt_guide *g, const uint8_t *bytes, size_t size)
 	return true;
 }
 
-/* Which entry to mutate: the ones that showed more and were mutated less
- * weigh more (a rough share of the effort by promise). */
+/* An entry's share of the mutants: the ones that showed more and were
+ * mutated less weigh more (a rough share of the effort by promise). */
+static double weight(const struct entry *e)
+{
+	return e->fixed ? 0 : (1.0 + e->found) / (1.0 + e->picks);
+}
+
+/* Which entry to mutate; there is one that is not fixed. */
 static struct entry *pick(struct rt_guide *g)
 {
 	double total = 0;
-	for (uint32_t i = 0; i < g->ncorpus; i++)
-		total += (1.0 + g->corpus[i].found) / (1.0 + g->corpus[i].picks);
+	uint32_t last = 0;
+	for (uint32_t i = 0; i < g->ncorpus; i++) {
+		total += weight(&g->corpus[i]);
+		if (!g->corpus[i].fixed)
+			last = i;
+	}
 	double at = (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 * total;
 	for (uint32_t i = 0; i < g->ncorpus; i++) {
-		at -= (1.0 + g->corpus[i].found) / (1.0 + g->corpus[i].picks);
-		if (at < 0)
+		at -= weight(&g->corpus[i]);
+		if (at < 0 && !g->corpus[i].fixed)
 			return &g->corpus[i];
 	}
-	return &g->corpus[g->ncorpus - 1];
+	return &g->corpus[last];
 }
 
 /* A mutant of e: its plan mutated, its harness data kept. An explicit
@@ -263,6 +286,16 @@ static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_es
 	return true;
 }
 
+/* Is schedule i the reversal arm's (rt_reversals.c)? One in two of the
+ * first 16, one in four up to 64, then one in 16. Bugs of small programs
+ * sit in a race near the end, which DPOR's depth-first order reverses
+ * within its first few schedules; where it does not, its later schedules
+ * mostly vary the same last races, and fresh plans do better. */
+static bool reversal_turn(uint64_t i)
+{
+	return i % (i < 16 ? 2 : i < 64 ? 4 : 16) == 1;
+}
+
 const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_estimates *est,
 			     size_t *size)
 {
@@ -275,12 +308,21 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 			return g->cur;
 		}
 	}
+	if (rt_reversals_active(g->reversals) && reversal_turn(i)) {
+		const uint8_t *genome = rt_reversals_next(g->reversals, size);
+		if (genome) {
+			g->arm = REVERSE;
+			g->rev = genome;
+			g->rev_size = *size;
+			return genome;
+		}
+	}
 	/* The arms' shares by recent yield, with a prior that leans to fresh
 	 * plans: when neither finds anything any more, exploration (the
 	 * unguided portfolio) gets 4 schedules in 5. */
 	double p = (g->yield[EXPLOIT] + 0.02) / (g->yield[EXPLORE] + g->yield[EXPLOIT] + 0.1);
 	p = p < 0.1 ? 0.1 : p > 0.8 ? 0.8 : p; /* neither arm ever starves */
-	bool exploit = g->ncorpus && i >= WARMUP &&
+	bool exploit = g->nmutable && i >= WARMUP &&
 		       (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 < p;
 	if (exploit) {
 		struct entry *e = pick(g);
@@ -305,8 +347,10 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 	return g->cur;
 }
 
-void rt_guide_learn(struct rt_guide *g)
+void rt_guide_learn(struct rt_guide *g, bool failed)
 {
+	if (g->arm == REVERSE)
+		rt_reversals_ran(g->reversals, failed);
 	uint32_t found = 0;
 	for (uint32_t w = 0; w < WORDS; w++) {
 		uint64_t fresh = rt_guide_map[w] & ~g->seen[w];
@@ -319,7 +363,7 @@ void rt_guide_learn(struct rt_guide *g)
 	g->runs[g->arm]++;
 	if (found)
 		g->wins[g->arm]++;
-	if (g->arm != SEED)
+	if (g->arm == EXPLORE || g->arm == EXPLOIT)
 		g->yield[g->arm] = DECAY * g->yield[g->arm] + (1 - DECAY) * (found ? 1.0 : 0.0);
 	if (g->arm == SEED) { /* a loaded entry: in the corpus already */
 		g->corpus[g->nseeded - 1].found = found;
@@ -327,7 +371,10 @@ void rt_guide_learn(struct rt_guide *g)
 	}
 	if (!found)
 		return;
-	if (!add_entry(g, g->cur, g->cur_size, found))
+	/* An explicit list has nothing the mutator can vary: the reversal
+	 * arm's are kept for the directory and the fuzzers, not mutated. */
+	bool fixed = g->arm == REVERSE;
+	if (!add_entry(g, fixed ? g->rev : g->cur, fixed ? g->rev_size : g->cur_size, found, fixed))
 		return;
 	save_entry(g, &g->corpus[g->ncorpus - 1]);
 }
@@ -336,7 +383,8 @@ void rt_guide_summary(const struct rt_guide *g)
 {
 	fprintf(stderr,
 		"guided: corpus %" PRIu32 " (%" PRIu32 " loaded), features %" PRIu64
-		", explored %" PRIu64 " (%" PRIu64 " new), mutated %" PRIu64 " (%" PRIu64 " new)\n",
+		", explored %" PRIu64 " (%" PRIu64 " new), mutated %" PRIu64 " (%" PRIu64
+		" new), reversed %" PRIu64 " (%" PRIu64 " new)\n",
 		g->ncorpus, g->nloaded, g->nseen, g->runs[EXPLORE], g->wins[EXPLORE],
-		g->runs[EXPLOIT], g->wins[EXPLOIT]);
+		g->runs[EXPLOIT], g->wins[EXPLOIT], g->runs[REVERSE], g->wins[REVERSE]);
 }

@@ -900,7 +900,10 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	t0->stack_size = main_stack_size;
 	rt.nthreads = 1;
 	rt.ncreated = 1;
-	rt.reuse = !rt.search; /* the search's log knows threads by creation number */
+	/* The search's log knows threads by creation number; a log kept as
+	 * replay runs (rt_reversals.c) takes them as they come. */
+	bool complete_log = rt.search && !rt.search->as_replayed;
+	rt.reuse = !complete_log;
 	rt.running = t0;
 
 	rt.harness = harness;
@@ -945,10 +948,11 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_roles_begin(t0);
 	rt.locks = 0;
 	/* The systematic search needs every access in its log: a dependence
-	 * with an access it never saw is a reversal it never tries. PCTVB's
+	 * with an access it never saw is a reversal it never tries (guided
+	 * run's reversal arm gives that up to run as replay does). PCTVB's
 	 * change points are its variables' n-th accesses, every access
 	 * counted (ALGORITHMS.md): its plans see them all too. */
-	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !rt.search &&
+	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log &&
 		     rt.counting.what != SF_COUNT_VARS);
 	rt_vars_begin();
 	rt_lifecycle_reset();

@@ -43,7 +43,7 @@ static void request_stop(int sig)
 	stop_requested = 1;
 }
 
-static struct sx_log *map_log(bool want_hapset)
+struct sx_log *rt_search_map_log(bool want_hapset)
 {
 	uint64_t off_trans = 4096;
 	uint64_t off_dec = off_trans + (uint64_t)LOG_TRANS * sizeof(struct sx_trans);
@@ -68,12 +68,11 @@ static struct sx_log *map_log(bool want_hapset)
 	return l;
 }
 
-/* The schedule as an input: an explicit genome of its decisions. */
-static uint8_t *encode(const struct sf_decision *d, uint32_t n, size_t *size)
+uint8_t *rt_search_encode(const struct sf_decision *d, uint32_t n, uint8_t flags, size_t *size)
 {
 	if (n > SF_MAX_DECISIONS)
 		return NULL;
-	struct sf_plan p = { .kind = SF_KIND_EXPLICIT };
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .flags = flags };
 	if (rt.cfg.no_spurious)
 		p.flags |= SF_FLAG_NO_SPURIOUS;
 	*size = sf_genome_encode(&p, d, n, NULL, 0);
@@ -172,7 +171,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	x.timeout = (unsigned)rt_env_u64("SCHEDFUZZ_TIMEOUT", 30);
 	x.shared = mmap(NULL, sizeof *x.shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
-	x.log = map_log(guided);
+	x.log = rt_search_map_log(guided);
 	x.quiet = verbose ? -1 : memfd_create("schedfuzz-child-output", 0);
 	if (x.shared == MAP_FAILED || !x.log) {
 		fprintf(stderr, "schedfuzz: mmap: %s\n", strerror(errno));
@@ -212,7 +211,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	uint32_t ndec;
 	while (ran < runs && !stop_requested && sx_next(s, &dec, &ndec)) {
 		size_t size;
-		uint8_t *genome = encode(dec, ndec, &size);
+		uint8_t *genome = rt_search_encode(dec, ndec, 0, &size);
 		if (!genome) {
 			fprintf(stderr, "schedfuzz: a schedule of %u decisions does not fit a genome\n",
 				ndec);

@@ -19,7 +19,8 @@
  *   3      1     flags: bit 0 count lock acquisitions only (RPRO's deadlock
  *                mode), bit 1 thread bounding, bit 2 no spurious wakeups
  *                (every kind: a condition wait returns only when signalled,
- *                and asks the strategy nothing); other bits are ignored
+ *                and asks the strategy nothing), bit 3 fair default
+ *                (explicit: see SF_FLAG_FAIR); other bits are ignored
  *   4      8     seed, little endian: every random draw a strategy makes
  *                (random walk decisions; priority tie-breaks, priorities
  *                of threads 8 and up, which waiter a signal wakes)

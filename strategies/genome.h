@@ -31,7 +31,12 @@ enum sf_kind {
 #define SF_FLAG_LOCKS 0x01  /* count only lock acquisitions (RPRO's deadlock mode) */
 #define SF_FLAG_TB 0x02     /* thread bounding: change points take permutation priorities */
 #define SF_FLAG_NO_SPURIOUS 0x04 /* condition waits never return without a signal */
-#define SF_FLAGS_KNOWN (SF_FLAG_LOCKS | SF_FLAG_TB | SF_FLAG_NO_SPURIOUS)
+/* Explicit lists: where the list says nothing, a thread that had to give
+ * way (docs/liveness.md) runs again only after those that gave way longer
+ * ago, instead of the lowest thread always taking over: no thread starves
+ * behind two that spin in turn. Lists the search hands guided run. */
+#define SF_FLAG_FAIR 0x08
+#define SF_FLAGS_KNOWN (SF_FLAG_LOCKS | SF_FLAG_TB | SF_FLAG_NO_SPURIOUS | SF_FLAG_FAIR)
 
 /* Variable ids (PCTVB). A global is its offset in the main executable; a
  * heap allocation site is the call site's offset with SF_VAR_HEAP set.

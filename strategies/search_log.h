@@ -104,6 +104,11 @@ struct sx_log {
 	uint32_t cap_trans, cap_dec, cap_cand, cap_hap;
 	uint8_t overflow;    /* the execution was longer than the log */
 	uint8_t want_hapset; /* send HaPSet pairs (guided search) */
+	/* The execution runs as `schedfuzz replay` would run its input
+	 * (memory its thread owns is no point, finished threads' slots are
+	 * reused): guided run's reversal arm, whose failures must replay.
+	 * Otherwise every access is logged, for a complete search. */
+	uint8_t as_replayed;
 	uint64_t off_trans, off_dec, off_cand, off_hap;
 };
 

@@ -80,6 +80,34 @@ static void explicit_follows_its_list(void **state)
 	m->destroy(s);
 }
 
+/* The jthread shape: threads 1 and 2 spin in turn, each giving way when its
+ * spin lasts too long, while thread 3 waits to run. The plain default hands
+ * over to the lowest other thread, so 1 and 2 alternate for ever; the fair
+ * one gives thread 3 its turn at the second give-way, and keeps the
+ * current thread while it goes on. */
+static void explicit_fair_default_rotates(void **state)
+{
+	const struct strat_candidate but1[2] = { { 2, 0 }, { 3, 0 } };
+	const struct strat_candidate but2[2] = { { 1, 0 }, { 3, 0 } };
+	const struct strat_methods *m = strat_for_kind(SF_KIND_EXPLICIT);
+	for (int fair = 0; fair <= 1; fair++) {
+		struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .flags = fair ? SF_FLAG_FAIR : 0 };
+		uint8_t buf[SF_GENOME_HEADER];
+		struct sf_plan q;
+		sf_genome_decode(buf, sf_genome_encode(&p, NULL, 0, buf, sizeof buf), &q);
+		assert_int_equal(q.flags & SF_FLAG_FAIR, fair ? SF_FLAG_FAIR : 0);
+		void *s = m->create();
+		m->begin(s, &q);
+		m->note(s, STRAT_NOTE_STARVING, 1, 10); /* 1 gives way: 2 and 3 never did */
+		assert_int_equal(m->pick(s, &(struct strat_view){ 10, 1, but1, 2 }), 0);
+		m->note(s, STRAT_NOTE_STARVING, 2, 20); /* 2 gives way */
+		assert_int_equal(m->pick(s, &(struct strat_view){ 20, 2, but2, 2 }), fair ? 1 : 0);
+		struct strat_view going_on = { .step = 21, .current = 1, .cand = three, .ncand = 3 };
+		assert_int_equal(m->pick(s, &going_on), 1);
+		m->destroy(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +115,7 @@ int main(void)
 		cmocka_unit_test(random_walk_is_a_function_of_the_seed),
 		cmocka_unit_test(random_walk_keeps_spurious_wakeups_rare),
 		cmocka_unit_test(explicit_follows_its_list),
+		cmocka_unit_test(explicit_fair_default_rotates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,83 @@
+/* rt_reversals.c - guided run's third source of schedules: races of past
+ * executions, reversed (docs/guided.md).
+ *
+ * Each schedule of this arm is the next one of a DPOR search (search.h):
+ * the last execution's log names pairs of conflicting steps of two
+ * threads, and the search hands out the schedule that runs the second of
+ * a pair first. That is feedback of the most direct kind: it reads which
+ * write each read saw and asks for the other one, as reads-from
+ * mutation does, but along a depth-first order that reaches the races
+ * near an execution's end first, where small programs check their
+ * results. The search is not meant to complete here, only to feed the
+ * explorer schedules that a random plan hits rarely.
+ *
+ * Its children log as a search's do, but run as `schedfuzz replay` runs
+ * their input (sx_log.as_replayed): memory a thread owns is no point and
+ * thread slots are reused, and where a list says nothing a thread that
+ * had to give way waits for the others (SF_FLAG_FAIR: two threads that spin
+ * in turn do not starve a third, an unfair schedule no OS would run). So a
+ * failure replays as it was found and is a fair execution; the cost
+ * is that the search sees only the accesses that were points, and may
+ * reverse fewer races than a complete DPOR would.
+ *
+ * The arm stops for good when an execution is too long for its log, or
+ * longer than LONGEST steps: there DPOR's depth-first order spends its
+ * schedules on the last few races of one execution, and the portfolio's
+ * random plans cover more. Runs in the explorer's process. */
+#include <stdlib.h>
+
+#include "rt_internal.h"
+#include "rt_reversals.h"
+#include "search.h"
+
+/* Executions this long (scheduling points) end the arm. */
+#define LONGEST 20000
+
+struct rt_reversals {
+	struct sx_search *search;
+	struct sx_log *log;
+	uint8_t *genome;
+	bool done;
+};
+
+struct rt_reversals *rt_reversals_create(void)
+{
+	if (rt_env_u64("SCHEDFUZZ_REVERSALS", 1) == 0)
+		return NULL;
+	struct rt_reversals *r = calloc(1, sizeof *r);
+	struct sx_spec spec = { .mode = SX_DPOR, .bound = -1 };
+	if (!r || !(r->log = rt_search_map_log(false)) || !(r->search = sx_create(&spec))) {
+		free(r);
+		return NULL; /* no arm, rather than no run */
+	}
+	r->log->as_replayed = 1;
+	return r;
+}
+
+const uint8_t *rt_reversals_next(struct rt_reversals *r, size_t *size)
+{
+	if (r->done)
+		return NULL;
+	const struct sf_decision *dec;
+	uint32_t n;
+	free(r->genome);
+	r->genome = NULL;
+	if (!sx_next(r->search, &dec, &n) || !(r->genome = rt_search_encode(dec, n, SF_FLAG_FAIR, size))) {
+		r->done = true;
+		return NULL;
+	}
+	rt.search = r->log; /* the child about to be forked logs */
+	return r->genome;
+}
+
+void rt_reversals_ran(struct rt_reversals *r, bool failed)
+{
+	rt.search = NULL; /* a failure's replay check runs as replay does */
+	if (sx_feed(r->search, r->log, !failed) == SX_FED_OVERFLOW || r->log->ntrans > LONGEST)
+		r->done = true;
+}
+
+bool rt_reversals_active(const struct rt_reversals *r)
+{
+	return r && !r->done;
+}

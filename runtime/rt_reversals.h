@@ -1,0 +1,23 @@
+/* rt_reversals.h - guided run's race-reversal arm (rt_reversals.c): the
+ * schedules a DPOR search over the explorer's own executions asks for. */
+#ifndef SCHEDFUZZ_RT_REVERSALS_H
+#define SCHEDFUZZ_RT_REVERSALS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rt_reversals;
+
+/* The arm, or NULL when SCHEDFUZZ_REVERSALS=0 or memory is short. */
+struct rt_reversals *rt_reversals_create(void);
+/* The next schedule (an explicit genome, valid until the next call), the
+ * child to be forked set to log its execution; NULL when the arm is done. */
+const uint8_t *rt_reversals_next(struct rt_reversals *r, size_t *size);
+/* That child has ended: learn its races. Call before anything else runs a
+ * child (a failure's replay check among them). */
+void rt_reversals_ran(struct rt_reversals *r, bool failed);
+/* Has the arm schedules left? False for NULL. */
+bool rt_reversals_active(const struct rt_reversals *r);
+
+#endif
