@@ -981,11 +981,10 @@ RT_HIDDEN const char *rt_env_str(const char *name);
 RT_HIDDEN uint8_t *rt_read_file(const char *path, size_t *size);
 /* rt_search_explore.c: the systematic search's explorer. */
 /* A log in memory shared with the children, NULL if it cannot be mapped;
- * the schedule of decisions d[0..n) as an input: an explicit genome with
- * flags (SF_FLAG_*; malloc'ed, NULL when it does not fit one). */
+ * the schedule of decisions d[0..n) as an input: an explicit genome whose
+ * default is fair (SF_FLAG_FAIR; malloc'ed, NULL when it does not fit). */
 RT_HIDDEN struct sx_log *rt_search_map_log(bool want_hapset);
-RT_HIDDEN uint8_t *rt_search_encode(const struct sf_decision *d, uint32_t n, uint8_t flags,
-				    size_t *size);
+RT_HIDDEN uint8_t *rt_search_encode(const struct sf_decision *d, uint32_t n, size_t *size);
 RT_HIDDEN int rt_search_explore(const char *spec, uint64_t runs, int argc, char **argv,
 				char **envp);
 

@@ -20,10 +20,11 @@
  * is that the search sees only the accesses that were points, and may
  * reverse fewer races than a complete DPOR would.
  *
- * The arm stops for good when an execution is too long for its log, or
- * longer than LONGEST steps: there DPOR's depth-first order spends its
- * schedules on the last few races of one execution, and the portfolio's
- * random plans cover more. Runs in the explorer's process. */
+ * The arm stops for good when an execution has more than LONGEST steps
+ * (its log is cut there): there DPOR's depth-first order spends its
+ * schedules on the last few races of one long execution, and the
+ * portfolio's random plans cover more; and a long log costs the child
+ * time and the explorer a long analysis. Runs in the explorer's process. */
 #include <stdlib.h>
 
 #include "rt_internal.h"
@@ -51,6 +52,8 @@ struct rt_reversals *rt_reversals_create(void)
 		return NULL; /* no arm, rather than no run */
 	}
 	r->log->as_replayed = 1;
+	r->log->cap_trans = LONGEST;
+	r->log->cap_dec = LONGEST;
 	return r;
 }
 
@@ -62,7 +65,7 @@ const uint8_t *rt_reversals_next(struct rt_reversals *r, size_t *size)
 	uint32_t n;
 	free(r->genome);
 	r->genome = NULL;
-	if (!sx_next(r->search, &dec, &n) || !(r->genome = rt_search_encode(dec, n, SF_FLAG_FAIR, size))) {
+	if (!sx_next(r->search, &dec, &n) || !(r->genome = rt_search_encode(dec, n, size))) {
 		r->done = true;
 		return NULL;
 	}
@@ -73,7 +76,7 @@ const uint8_t *rt_reversals_next(struct rt_reversals *r, size_t *size)
 void rt_reversals_ran(struct rt_reversals *r, bool failed)
 {
 	rt.search = NULL; /* a failure's replay check runs as replay does */
-	if (sx_feed(r->search, r->log, !failed) == SX_FED_OVERFLOW || r->log->ntrans > LONGEST)
+	if (sx_feed(r->search, r->log, !failed) == SX_FED_OVERFLOW)
 		r->done = true;
 }
 

@@ -68,11 +68,11 @@ struct sx_log *rt_search_map_log(bool want_hapset)
 	return l;
 }
 
-uint8_t *rt_search_encode(const struct sf_decision *d, uint32_t n, uint8_t flags, size_t *size)
+uint8_t *rt_search_encode(const struct sf_decision *d, uint32_t n, size_t *size)
 {
 	if (n > SF_MAX_DECISIONS)
 		return NULL;
-	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .flags = flags };
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .flags = SF_FLAG_FAIR };
 	if (rt.cfg.no_spurious)
 		p.flags |= SF_FLAG_NO_SPURIOUS;
 	*size = sf_genome_encode(&p, d, n, NULL, 0);
@@ -211,7 +211,7 @@ int rt_search_explore(const char *spec_text, uint64_t runs, int argc, char **arg
 	uint32_t ndec;
 	while (ran < runs && !stop_requested && sx_next(s, &dec, &ndec)) {
 		size_t size;
-		uint8_t *genome = rt_search_encode(dec, ndec, 0, &size);
+		uint8_t *genome = rt_search_encode(dec, ndec, &size);
 		if (!genome) {
 			fprintf(stderr, "schedfuzz: a schedule of %u decisions does not fit a genome\n",
 				ndec);

@@ -34,7 +34,8 @@ enum sf_kind {
 /* Explicit lists: where the list says nothing, a thread that had to give
  * way (docs/liveness.md) runs again only after those that gave way longer
  * ago, instead of the lowest thread always taking over: no thread starves
- * behind two that spin in turn. Lists the search hands guided run. */
+ * behind two that spin in turn. The systematic search's lists (and
+ * guided run's reversal arm's) set it. */
 #define SF_FLAG_FAIR 0x08
 #define SF_FLAGS_KNOWN (SF_FLAG_LOCKS | SF_FLAG_TB | SF_FLAG_NO_SPURIOUS | SF_FLAG_FAIR)
 
