@@ -592,9 +592,11 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			rt_show_child_output(quiet);
 			return RT_EXIT_SETUP;
 		}
-		if (guide)
-			rt_guide_learn(guide, c.failed);
-		sf_estimates_merge(&est, &shared->seen);
+		/* A reversal's execution runs threads to their give-way, spins
+		 * included: its event counts would stretch every later plan's
+		 * change points over steps that plans seldom reach. */
+		if (!guide || !rt_guide_learn(guide, c.failed))
+			sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
 		rt_async_count(&async, shared);

@@ -6,15 +6,18 @@
  *   SCHEDFUZZ_CORPUS=DIR   load the genomes in DIR first, and write every
  *                          schedule the corpus keeps there (a libFuzzer or
  *                          afl-fuzz corpus: one input per file)
+ *   SCHEDFUZZ_REVERSALS=0  no reversal arm (rt_reversals.c)
  *
  * Each child publishes the hash of every feature its execution emitted
  * (HaPSet pairs, MAP patterns, reads-from: coverage/) as a bit in a map it
  * shares with the explorer. The explorer keeps the union of what it saw; a
  * schedule that set a bit outside it joins the corpus. Each next schedule
- * is either explored (a fresh plan, exactly as unguided exploration draws
+ * is explored (a fresh plan, exactly as unguided exploration draws
  * them) or exploited (a corpus entry's plan mutated by the genome-aware
  * mutator: change points, priorities, variables, depth, a fresh plan now
- * and then). Explicit lists are not changed decision by decision: after a
+ * and then), or, at the reversal arm's turns, the next schedule of a DPOR
+ * search over the explorer's own executions (rt_reversals.c). Explicit
+ * lists are not changed decision by decision: after a
  * changed decision the list's default (keep running the current thread)
  * may starve a thread that waits for a spinning one, an unfair schedule
  * that would be reported as a livelock. The first WARMUP schedules
@@ -347,9 +350,10 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 	return g->cur;
 }
 
-void rt_guide_learn(struct rt_guide *g, bool failed)
+bool rt_guide_learn(struct rt_guide *g, bool failed)
 {
-	if (g->arm == REVERSE)
+	bool reversal = g->arm == REVERSE;
+	if (reversal)
 		rt_reversals_ran(g->reversals, failed);
 	uint32_t found = 0;
 	for (uint32_t w = 0; w < WORDS; w++) {
@@ -367,16 +371,14 @@ void rt_guide_learn(struct rt_guide *g, bool failed)
 		g->yield[g->arm] = DECAY * g->yield[g->arm] + (1 - DECAY) * (found ? 1.0 : 0.0);
 	if (g->arm == SEED) { /* a loaded entry: in the corpus already */
 		g->corpus[g->nseeded - 1].found = found;
-		return;
+		return false;
 	}
-	if (!found)
-		return;
 	/* An explicit list has nothing the mutator can vary: the reversal
 	 * arm's are kept for the directory and the fuzzers, not mutated. */
-	bool fixed = g->arm == REVERSE;
-	if (!add_entry(g, fixed ? g->rev : g->cur, fixed ? g->rev_size : g->cur_size, found, fixed))
-		return;
-	save_entry(g, &g->corpus[g->ncorpus - 1]);
+	if (found && add_entry(g, reversal ? g->rev : g->cur, reversal ? g->rev_size : g->cur_size,
+			       found, reversal))
+		save_entry(g, &g->corpus[g->ncorpus - 1]);
+	return reversal;
 }
 
 void rt_guide_summary(const struct rt_guide *g)

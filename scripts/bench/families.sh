@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # families.sh [--quick] [--cap N] [--seeds S] [--threads "2 3 ..."] [--family F]
+#   [--configs "default guide0 pct3"]
 # - the scalable families (tests/families/, docs/many-threads.md): for
 # each family and thread count N, schedules to the first bug over seeds
 # 1..S (median and maximum, "-" when some seed did not find it within the
@@ -18,10 +19,11 @@
 #   families_median_n100: M          (median over families of the default medians at N=100)
 #   families_fixed_false_alarms: K
 #   families_cost_F: n3_ms=A n100_ms=B ratio=R
-# --quick: seeds 3, threads "3 10 100", cap 300.
+# --quick: seeds 3, threads "3 10 100", cap 300. --configs runs only those
+# configurations (columns of the others print as "not run").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cap=1000 seeds=10 threads="2 3 5 10 20 50 100" only=""
+cap=1000 seeds=10 threads="2 3 5 10 20 50 100" only="" configs="default guide0 pct3"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) seeds=3 threads="3 10 100" cap=300; shift; continue ;;
@@ -29,6 +31,7 @@ while [ $# -gt 0 ]; do
 	--seeds) seeds=$2 ;;
 	--threads) threads=$2 ;;
 	--family) only=$2 ;;
+	--configs) configs=$2 ;;
 	*) echo "families.sh: unknown option '$1' (see the comment at the top)" >&2; exit 2 ;;
 	esac
 	shift 2 || { echo "families.sh: $1 needs a value" >&2; exit 2; }
@@ -83,6 +86,10 @@ for f in $families; do
 	for n in $threads; do
 		line=()
 		for config in default guide0 pct3; do
+			if [[ " $configs " != *" $config "* ]]; then
+				line+=("not run")
+				continue
+			fi
 			r=$(for seed in $(seq 1 "$seeds"); do run_config "$config" "$f" "$n" "$seed"; done |
 				summarize "$cap")
 			echo "families_${f}_${n}_${config}: $r"
