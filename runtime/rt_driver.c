@@ -595,7 +595,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		/* A reversal's execution runs threads to their give-way, spins
 		 * included: its event counts would stretch every later plan's
 		 * change points over steps that plans seldom reach. */
-		if (!guide || !rt_guide_learn(guide, c.failed))
+		if (!guide || !rt_guide_learn(guide, c.failed, shared->threads))
 			sf_estimates_merge(&est, &shared->seen);
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;

@@ -31,10 +31,11 @@ struct rt_guide *rt_guide_create(uint64_t seed);
  * next call. */
 const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_estimates *est,
 			     size_t *size);
-/* The schedule has run (and failed or not): keep it if its features were
- * new. Call before any other child runs. True if it was the reversal
- * arm's (rt_reversals.c), whose executions are no estimate for plans. */
-bool rt_guide_learn(struct rt_guide *g, bool failed);
+/* The schedule has run (and failed or not, with this many threads): keep
+ * it if its features were new. Call before any other child runs. True if
+ * it was the reversal arm's (rt_reversals.c), whose executions are no
+ * estimate for plans. */
+bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads);
 /* One line on what guidance did, for --keep-going's summary. */
 void rt_guide_summary(const struct rt_guide *g);
 

@@ -21,7 +21,8 @@
  * reverse fewer races than a complete DPOR would.
  *
  * The arm stops for good when an execution has more than LONGEST steps
- * (its log is cut there) or more than MOST_THREADS threads: there DPOR's
+ * (its log is cut there) or any schedule, the first fresh plan included,
+ * shows more than MOST_THREADS threads: there DPOR's
  * depth-first order spends its schedules on the last few races of a space
  * too large for it (the two-stage family at 100 threads: median 89.5
  * schedules with the arm, 25 without), and the portfolio's random plans
@@ -82,9 +83,12 @@ void rt_reversals_ran(struct rt_reversals *r, bool failed)
 	rt.search = NULL; /* a failure's replay check runs as replay does */
 	if (sx_feed(r->search, r->log, !failed) == SX_FED_OVERFLOW)
 		r->done = true;
-	const struct sx_trans *t = sx_log_trans(r->log);
-	for (uint32_t i = 0; i < r->log->ntrans && !r->done; i++)
-		r->done = t[i].tid >= MOST_THREADS;
+}
+
+void rt_reversals_threads(struct rt_reversals *r, uint32_t threads)
+{
+	if (threads > MOST_THREADS)
+		r->done = true;
 }
 
 bool rt_reversals_active(const struct rt_reversals *r)

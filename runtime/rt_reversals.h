@@ -17,6 +17,8 @@ const uint8_t *rt_reversals_next(struct rt_reversals *r, size_t *size);
 /* That child has ended: learn its races. Call before anything else runs a
  * child (a failure's replay check among them). */
 void rt_reversals_ran(struct rt_reversals *r, bool failed);
+/* A schedule, of any arm, ran with this many threads (main included). */
+void rt_reversals_threads(struct rt_reversals *r, uint32_t threads);
 /* Has the arm schedules left? False for NULL. */
 bool rt_reversals_active(const struct rt_reversals *r);
 
