@@ -55,7 +55,6 @@ uint64_t *rt_guide_map;
  * most bugs fall to one of the first few, and the corpus needs them first. */
 #define WARMUP 16
 
-
 enum arm { SEED, EXPLORE, EXPLOIT, REVERSE };
 
 struct entry {
