@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# guided.sh [--budget N] [--seeds S] [--program NAME] - schedules to the
+# guided.sh [--budget N] [--seeds S] [--program NAME] [--baseline DIR]
+# - schedules to the
 # first bug with guided `schedfuzz run` (the default) beside the unguided
 # portfolio (--no-guide), on every main() program of the zoo
 # (tests/bugs/zoo.tsv), seeds 1..S (default 10), and on reorder_n with 10
@@ -8,16 +9,22 @@
 # Prints one line per program: the median schedules to the first failure
 # of each configuration over the seeds (a seed that found nothing counts
 # as the budget, and the found count says so), then
-#   guided_geomean: G   unguided_geomean: U   ratio: G/U
+#   guided_geomean: G   unguided_geomean: U (baseline_geomean)   ratio: G/U
 # over the zoo's medians (the issue's target: ratio <= 0.5).
+# --baseline DIR: the second column is another checkout's `schedfuzz run`
+# as it runs by default (DIR/build/bin, built there; each program built by
+# its schedfuzz-cc), e.g. the portfolio of an older commit:
+#   git worktree add /tmp/base 4462567 && (cd /tmp/base && scripts/build.sh)
+#   scripts/bench/guided.sh --baseline /tmp/base
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-budget=1000 seeds=10 only=""
+budget=1000 seeds=10 only="" baseline=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--budget) budget=$2 ;;
 	--seeds) seeds=$2 ;;
 	--program) only=$2 ;;
+	--baseline) baseline=$2 ;;
 	*) echo "guided.sh: unknown option '$1' (see the comment at the top)" >&2; exit 2 ;;
 	esac
 	shift 2 || { echo "guided.sh: $1 needs a value" >&2; exit 2; }
@@ -27,11 +34,19 @@ bin=$top/build/bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-guided.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# The second column: --no-guide here, or the baseline's default.
+if [ -n "$baseline" ]; then
+	ubin=$baseline/build/bin uflag="" ulabel=baseline
+	[ -x "$ubin/schedfuzz" ] || { echo "guided.sh: no $ubin/schedfuzz (build $baseline first)" >&2; exit 2; }
+else
+	ubin=$bin uflag=--no-guide ulabel=unguided
+fi
+
 # The schedule at which run failed first, or the budget if none did.
-first() { # BINARY SEED [--no-guide]
+first() { # BINARY SEED [FLAG [BIN]]
 	rm -rf "$work/o"
 	mkdir "$work/o"
-	"$bin/schedfuzz" run -n "$budget" --seed "$2" --timeout 10 ${3:-} -o "$work/o" -- "$1" \
+	"${4:-$bin}/schedfuzz" run -n "$budget" --seed "$2" --timeout 10 ${3:-} -o "$work/o" -- "$1" \
 		>/dev/null 2>"$work/log" || true
 	local n
 	n=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed:.*/\1/p' "$work/log" | head -1)
@@ -43,13 +58,13 @@ found() { tr ' ' '\n' | grep -cv miss || true; }
 
 programs=$(awk -F'\t' '!/^#/ && $NF == "schedule" { print $1 }' "$top/tests/bugs/zoo.tsv")
 [ -n "$only" ] && programs=$only
-printf '%-24s %18s %18s\n' program "guided med (found)" "unguided med (found)"
+printf '%-24s %18s %18s\n' program "guided med (found)" "$ulabel med (found)"
 gsum=0 usum=0 count=0
-measure() { # NAME BINARY IN_GEOMEAN
+measure() { # NAME BINARY IN_GEOMEAN [BASELINE_BINARY]
 	local g="" u="" s
 	for s in $(seq 1 "$seeds"); do
 		g="$g $(first "$2" "$s")"
-		u="$u $(first "$2" "$s" --no-guide)"
+		u="$u $(first "${4:-$2}" "$s" "$uflag" "$ubin")"
 	done
 	local gm um
 	gm=$(echo $g | median) um=$(echo $u | median)
@@ -62,13 +77,15 @@ measure() { # NAME BINARY IN_GEOMEAN
 }
 for p in $programs; do
 	"$bin/schedfuzz-cc" -O1 "$top/tests/bugs/$p.c" -o "$work/$p" 2>/dev/null
-	measure "$p" "$work/$p" yes
+	"$ubin/schedfuzz-cc" -O1 "$top/tests/bugs/$p.c" -o "$work/$p.u" 2>/dev/null
+	measure "$p" "$work/$p" yes "$work/$p.u"
 done
 if [ -z "$only" ]; then
 	for n in 10 20; do
 		"$bin/schedfuzz-cc" -O1 -DTHREADS=$n "$top/tests/bugs/reorder_n.c" -o "$work/reorder_$n"
-		measure "reorder_n (N=$n)" "$work/reorder_$n" no
+		"$ubin/schedfuzz-cc" -O1 -DTHREADS=$n "$top/tests/bugs/reorder_n.c" -o "$work/reorder_$n.u"
+		measure "reorder_n (N=$n)" "$work/reorder_$n" no "$work/reorder_$n.u"
 	done
 fi
-awk -v g="$gsum" -v u="$usum" -v n="$count" 'BEGIN { if (n) {
-	printf "guided_geomean: %.2f\nunguided_geomean: %.2f\nratio: %.2f\n", exp(g / n), exp(u / n), exp(g / n) / exp(u / n) } }'
+awk -v g="$gsum" -v u="$usum" -v n="$count" -v l="$ulabel" 'BEGIN { if (n) {
+	printf "guided_geomean: %.2f\n%s_geomean: %.2f\nratio: %.2f\n", exp(g / n), l, exp(u / n), exp(g / n) / exp(u / n) } }'
