@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # guided.sh [--budget N] [--seeds S] [--program NAME] [--baseline DIR]
-# - schedules to the
-# first bug with guided `schedfuzz run` (the default) beside the unguided
-# portfolio (--no-guide), on every main() program of the zoo
+# - schedules to the first bug with guided `schedfuzz run` (the default)
+# beside the unguided portfolio (--no-guide), on every main() program of the zoo
 # (tests/bugs/zoo.tsv), seeds 1..S (default 10), and on reorder_n with 10
 # and 20 threads (order violations among symmetric threads).
 #
