@@ -22,20 +22,20 @@
  *
  * The arm stops for good when an execution has more than LONGEST steps
  * (its log is cut there) or any schedule, the first fresh plan included,
- * shows more than MOST_THREADS threads: there DPOR's
- * depth-first order spends its schedules on the last few races of a space
- * too large for it (the two-stage family at 100 threads: median 89.5
- * schedules with the arm, 25 without), and the portfolio's random plans
- * cover more; a long log also costs the child time and the explorer a
- * long analysis. Runs in the explorer's process. */
+ * shows more than MOST_THREADS threads: there DPOR's depth-first order
+ * spends its schedules on the last few races of a space too large for it
+ * (the two-stage family at 100 threads: median 89.5 schedules with the
+ * arm, 25 without), and the portfolio's random plans cover more; a long
+ * log also costs the child time and the explorer a long analysis. Runs in
+ * the explorer's process. */
 #include <stdlib.h>
 
 #include "rt_internal.h"
 #include "rt_reversals.h"
 #include "search.h"
 
-/* Executions this long (scheduling points), or with this many threads
- * (main included), end the arm. */
+/* An execution longer than this (scheduling points), or with more threads
+ * than this (main included), ends the arm. */
 #define LONGEST 20000
 #define MOST_THREADS 4
 
