@@ -1,8 +1,13 @@
-/* symbolizer.c - llvm-symbolizer as a co-process (symbolizer.h). */
+/* symbolizer.c - llvm-symbolizer as a co-process (symbolizer.h).
+ *
+ * The co-process starts at the first question, not at open: starting it
+ * (loading libLLVM) costs about 20 ms, more than a whole schedule of many
+ * programs, and a replay whose shown events carry no site asks nothing. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +20,8 @@
 extern char **environ;
 
 struct symbolizer {
+	char *tool, *binary;
+	bool started, failed; /* the co-process was spawned / could not be */
 	pid_t pid;
 	FILE *to, *from;
 };
@@ -33,10 +40,32 @@ struct symbolizer *symbolizer_open(const char *binary)
 	char *tool = find_tool();
 	if (!tool)
 		return NULL;
-	int in[2], out[2];
-	if (pipe(in) || pipe(out)) {
+	struct symbolizer *s = calloc(1, sizeof *s);
+	char *copy = strdup(binary);
+	if (!s || !copy) {
+		free(s);
+		free(copy);
 		free(tool);
 		return NULL;
+	}
+	s->tool = tool;
+	s->binary = copy;
+	return s;
+}
+
+/* Spawns the co-process on the first question; false if it cannot run. */
+static bool start(struct symbolizer *s)
+{
+	if (s->started || s->failed)
+		return s->started;
+	s->failed = true;
+	int in[2], out[2];
+	if (pipe(in))
+		return false;
+	if (pipe(out)) {
+		close(in[0]);
+		close(in[1]);
+		return false;
 	}
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
@@ -46,42 +75,45 @@ struct symbolizer *symbolizer_open(const char *binary)
 	posix_spawn_file_actions_addclose(&fa, in[1]);
 	posix_spawn_file_actions_addclose(&fa, out[0]);
 	char *obj;
-	if (asprintf(&obj, "--obj=%s", binary) < 0)
+	if (asprintf(&obj, "--obj=%s", s->binary) < 0)
 		obj = NULL;
-	char *argv[] = { tool, "--inlining=true", "--demangle", obj, NULL };
-	struct symbolizer *s = calloc(1, sizeof *s);
-	int err = !s || !obj || posix_spawn(&s->pid, tool, &fa, NULL, argv, environ);
+	char *argv[] = { s->tool, "--inlining=true", "--demangle", obj, NULL };
+	int err = !obj || posix_spawn(&s->pid, s->tool, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(in[0]);
 	close(out[1]);
 	free(obj);
-	free(tool);
 	if (err) {
 		close(in[1]);
 		close(out[0]);
-		free(s);
-		return NULL;
+		return false;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	s->to = fdopen(in[1], "w");
 	s->from = fdopen(out[0], "r");
-	return s;
+	s->started = true;
+	s->failed = false;
+	return true;
 }
 
 void symbolizer_close(struct symbolizer *s)
 {
 	if (!s)
 		return;
-	fclose(s->to);
-	fclose(s->from);
-	waitpid(s->pid, NULL, 0);
+	if (s->started) {
+		fclose(s->to);
+		fclose(s->from);
+		waitpid(s->pid, NULL, 0);
+	}
+	free(s->tool);
+	free(s->binary);
 	free(s);
 }
 
 /* Ask one question; the answer's first two lines. */
 static int ask(struct symbolizer *s, const char *kind, uint64_t addr, char *l1, char *l2, size_t cap)
 {
-	if (!s)
+	if (!s || !start(s))
 		return 0;
 	fprintf(s->to, "%s 0x%llx\n", kind, (unsigned long long)addr);
 	fflush(s->to);

@@ -8,7 +8,8 @@
 
 struct symbolizer;
 
-/* NULL when no llvm-symbolizer is found (SCHEDFUZZ_SYMBOLIZER names one). */
+/* NULL when no llvm-symbolizer is found (SCHEDFUZZ_SYMBOLIZER names one).
+ * The tool itself starts at the first question. */
 struct symbolizer *symbolizer_open(const char *binary);
 void symbolizer_close(struct symbolizer *s);
 /* A code site (a return address, as offset in the binary): "file.c:12"

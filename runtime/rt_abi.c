@@ -47,17 +47,26 @@ static inline void on_volatile(const volatile void *p, uint32_t size, bool write
 static inline void on_access(const volatile void *p, uint32_t size, bool write, const void *pc)
 {
 	struct rt_thread *t = rt_self;
-	if (t && !rt_own_mine(t, (uintptr_t)p, size, write))
+	if (t && !rt_own_mine(t, (uintptr_t)p, size, write, false))
+		rt_access(t, (uintptr_t)p, size, write, pc);
+}
+
+/* The same for an access the compiler knows naturally aligned: one
+ * shadow lookup (rt_own_mine). */
+static inline void on_aligned(const volatile void *p, uint32_t size, bool write, const void *pc)
+{
+	struct rt_thread *t = rt_self;
+	if (t && !rt_own_mine(t, (uintptr_t)p, size, write, true))
 		rt_access(t, (uintptr_t)p, size, write, pc);
 }
 
 /* ---- plain, unaligned, volatile and compound accesses ------------------- */
 
 #define ACCESS_HOOKS(N)                                                                    \
-	HOOK void __tsan_read##N(void *p) { on_access(p, N, false, RT_CALLER()); }            \
-	HOOK void __tsan_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }            \
-	HOOK void __tsan_read##N##_pc(void *p, void *pc) { on_access(p, N, false, pc); }      \
-	HOOK void __tsan_write##N##_pc(void *p, void *pc) { on_access(p, N, true, pc); }      \
+	HOOK void __tsan_read##N(void *p) { on_aligned(p, N, false, RT_CALLER()); }           \
+	HOOK void __tsan_write##N(void *p) { on_aligned(p, N, true, RT_CALLER()); }           \
+	HOOK void __tsan_read##N##_pc(void *p, void *pc) { on_aligned(p, N, false, pc); }     \
+	HOOK void __tsan_write##N##_pc(void *p, void *pc) { on_aligned(p, N, true, pc); }     \
 	HOOK void __tsan_unaligned_read##N(const void *p) { on_access(p, N, false, RT_CALLER()); } \
 	HOOK void __tsan_unaligned_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }  \
 	HOOK void __tsan_volatile_read##N(void *p) { on_volatile(p, N, false, RT_CALLER()); } \
@@ -66,7 +75,7 @@ static inline void on_access(const volatile void *p, uint32_t size, bool write, 
 	HOOK void __tsan_unaligned_volatile_write##N(void *p) { on_volatile(p, N, true, RT_CALLER()); } \
 	/* A compound access (x += 1) is a read immediately followed by a      \
 	 * write: one scheduling point, recorded as the write it ends with. */ \
-	HOOK void __tsan_read_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }       \
+	HOOK void __tsan_read_write##N(void *p) { on_aligned(p, N, true, RT_CALLER()); }      \
 	HOOK void __tsan_unaligned_read_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }
 
 ACCESS_HOOKS(1)
@@ -91,13 +100,13 @@ HOOK void __tsan_write_range(void *p, unsigned long size)
  * only when the value really changes (constructors re-store the same one). */
 HOOK void __tsan_vptr_read(void **p)
 {
-	on_access(p, sizeof *p, false, RT_CALLER());
+	on_aligned(p, sizeof *p, false, RT_CALLER());
 }
 
 HOOK void __tsan_vptr_update(void **p, void *new_val)
 {
 	if (*p != new_val)
-		on_access(p, sizeof *p, true, RT_CALLER());
+		on_aligned(p, sizeof *p, true, RT_CALLER());
 }
 
 /* ---- call stack context ---------------------------------------------------- */

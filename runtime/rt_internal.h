@@ -398,7 +398,7 @@ struct rt_state {
 };
 
 extern struct rt_state rt RT_HIDDEN;
-extern __thread struct rt_thread *rt_self RT_HIDDEN;
+extern __thread struct rt_thread *rt_self RT_HIDDEN __attribute__((tls_model("local-exec")));
 /* The thread while rt_self is cleared around the runtime's own work on it
  * that must not be controlled (rt_own_work_begin): a fatal signal there, a
  * stack overflow above all, is still that thread's failure (rt_signals.c). */
