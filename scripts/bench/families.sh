@@ -80,7 +80,7 @@ run_config() { # config family n seed -> schedules or x
 }
 
 cells=0 found_cells=0
-declare -A med100
+declare -A med100=()
 printf '%-9s %4s  %-26s %-26s %-26s\n' family N default guide0 pct3 >&2
 for f in $families; do
 	for n in $threads; do
