@@ -268,19 +268,27 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 	if (!on_e || !own_other)
 		return;
 	/* repeat[i]: the latest earlier index with the same step and no step of
-	 * the other side in between, else -1. */
-	int repeat[COV_WINDOW];
+	 * the other side in between, else -1; only for the steps an instance
+	 * can use (e's thread's on other variables, the others' on any), and
+	 * found within the run of i's side, which a bit mask of the window's
+	 * sides bounds. */
+	uint32_t mine_set = 0;
+	for (int i = 0; i < nw; i++)
+		mine_set |= (uint32_t)(w[i].tid == e->tid) << i;
+	uint32_t used = own_other | ~mine_set;
+	int8_t repeat[COV_WINDOW];
 	for (int i = 0; i < nw; i++) {
 		repeat[i] = -1;
-		bool mine = w[i].tid == e->tid;
-		for (int r = i - 1; r >= 0; r--) {
-			if ((w[r].tid == e->tid) != mine)
-				break; /* a step of the other side in between */
+		if (!(used >> i & 1))
+			continue;
+		/* The other side's steps before i; the run starts after the last. */
+		uint32_t other = (mine_set >> i & 1 ? ~mine_set : mine_set) & ((1u << i) - 1);
+		int start = other ? 32 - __builtin_clz(other) : 0;
+		for (int r = i - 1; r >= start; r--)
 			if (same_step(&w[r], &w[i])) {
-				repeat[i] = r;
+				repeat[i] = (int8_t)r;
 				break;
 			}
-		}
 	}
 	const struct mstep *vars[COV_WINDOW];
 	uint32_t on_var[COV_WINDOW];
