@@ -80,19 +80,18 @@ void cov_map_init(void)
 	built = true;
 }
 
-#define mstep cov_wstep /* a step of an instance: an access of the window */
 _Static_assert((COV_WINDOW & (COV_WINDOW - 1)) == 0 && (COV_HIST & (COV_HIST - 1)) == 0,
 	       "the rings index by mask");
 
-static bool same_var(const struct mstep *a, const struct mstep *b)
+static bool same_var(const struct cov_wstep *a, const struct cov_wstep *b)
 {
 	return a->granule == b->granule && (a->mask & b->mask);
 }
 
 /* The pattern that steps st[0..n-1] (in execution order) form, 0 if none. */
-static int classify(const struct mstep *const *st, int n)
+static int classify(const struct cov_wstep *const *st, int n)
 {
-	const struct mstep *x = st[0], *y = NULL;
+	const struct cov_wstep *x = st[0], *y = NULL;
 	uint16_t ta = st[0]->tid, tb = 0;
 	bool has_b = false;
 	unsigned bits = 0;
@@ -131,7 +130,7 @@ static uint64_t instance_hash(int p, const uint32_t *site, int n)
 	return cov_hash64(&id, sizeof id, 0);
 }
 
-static void emit_instance(struct cov_state *s, int p, const struct mstep *const *st, int n)
+static void emit_instance(struct cov_state *s, int p, const struct cov_wstep *const *st, int n)
 {
 	uint32_t site[COV_MAX_STEPS];
 	for (int i = 0; i < n; i++)
@@ -154,7 +153,7 @@ static void emit_instance(struct cov_state *s, int p, const struct mstep *const 
 	s->emit(s->arg, &f);
 }
 
-static void match(struct cov_state *s, const struct mstep *const *st, int n)
+static void match(struct cov_state *s, const struct cov_wstep *const *st, int n)
 {
 	int p = classify(st, n);
 	if (p)
@@ -191,7 +190,7 @@ static void emit_one_variable(struct cov_state *s, int p, uintptr_t granule, int
  * already, except as b with an a between the two. It is skipped before
  * any hash is computed. */
 static void match_one_variable(struct cov_state *s, const struct cov_cell *c,
-			       const struct mstep *e)
+			       const struct cov_wstep *e)
 {
 	const struct cov_step *h[COV_HIST];
 	int8_t dup[COV_HIST]; /* the latest earlier step of its side it repeats, else -1 */
@@ -232,7 +231,7 @@ static void match_one_variable(struct cov_state *s, const struct cov_cell *c,
 	}
 }
 
-static bool same_step(const struct mstep *a, const struct mstep *b)
+static bool same_step(const struct cov_wstep *a, const struct cov_wstep *b)
 {
 	return a->granule == b->granule && a->site == b->site && a->tid == b->tid &&
 	       a->write == b->write && a->mask == b->mask;
@@ -253,8 +252,8 @@ static bool same_step(const struct mstep *a, const struct mstep *b)
  * forms the instances the earlier one formed, which are emitted already:
  * it is skipped, as own (no other thread's step between), as the other
  * thread's first step or as its second (no step of e's thread between). */
-static void match_two_variables(struct cov_state *s, const struct mstep *w, int nw,
-				const struct mstep *e)
+static void match_two_variables(struct cov_state *s, const struct cov_wstep *w, int nw,
+				const struct cov_wstep *e)
 {
 	uint32_t on_e = 0, own_other = 0; /* bit i: w[i] is such a step */
 	for (int i = 0; i < nw; i++) {
@@ -290,13 +289,13 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 				break;
 			}
 	}
-	const struct mstep *vars[COV_WINDOW];
+	const struct cov_wstep *vars[COV_WINDOW];
 	uint32_t on_var[COV_WINDOW];
 	int nvars = 0;
 	for (int k = 0; k < nw; k++) {
 		if (!(own_other >> k & 1) || repeat[k] >= 0)
 			continue;
-		const struct mstep *own = &w[k];
+		const struct cov_wstep *own = &w[k];
 		/* Other threads' steps on own's variable; e's thread mostly
 		 * repeats a few variables, so each is looked at once. */
 		int c = 0;
@@ -315,17 +314,17 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 			int i = __builtin_ctz(ps);
 			if (repeat[i] >= 0)
 				continue;
-			const struct mstep *p = &w[i];
+			const struct cov_wstep *p = &w[i];
 			bool p_on_own = on_own >> i & 1;
 			uint32_t later = ~0u << i << 1;
 			for (uint32_t qs = (p_on_own ? on_e : on_own) & later; qs; qs &= qs - 1) {
 				int j = __builtin_ctz(qs);
-				const struct mstep *q = &w[j];
+				const struct cov_wstep *q = &w[j];
 				if (q->tid != p->tid || repeat[j] > i)
 					continue;
 				/* Steps in execution order: own goes before, between
 				 * or after the other thread's two. */
-				const struct mstep *st[4];
+				const struct cov_wstep *st[4];
 				if (k < i) {
 					st[0] = own, st[1] = p, st[2] = q;
 				} else if (k < j) {
@@ -343,7 +342,7 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		    uintptr_t granule, uint8_t mask)
 {
-	const struct mstep e = { granule, ev->site, ev->tid, ev->op == COV_WRITE, mask };
+	const struct cov_wstep e = { granule, ev->site, ev->tid, ev->op == COV_WRITE, mask };
 
 	match_one_variable(s, c, &e);
 	match_two_variables(s, &s->window[s->wnext + COV_WINDOW - s->wcount], (int)s->wcount, &e);
