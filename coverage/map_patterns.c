@@ -293,7 +293,10 @@ static void match_two_variables(struct cov_state *s, const struct cov_wstep *w, 
 	uint32_t on_var[COV_WINDOW];
 	int nvars = 0;
 	for (int k = 0; k < nw; k++) {
-		if (!(own_other >> k & 1) || repeat[k] >= 0)
+		/* In every pattern of 9-17 each thread's two steps are of one
+		 * kind, and not both threads read: other combinations are no
+		 * instance, and are dropped before classify(). */
+		if (!(own_other >> k & 1) || repeat[k] >= 0 || w[k].write != e->write)
 			continue;
 		const struct cov_wstep *own = &w[k];
 		/* Other threads' steps on own's variable; e's thread mostly
@@ -312,7 +315,7 @@ static void match_two_variables(struct cov_state *s, const struct cov_wstep *w, 
 		uint32_t on_own = on_var[c];
 		for (uint32_t ps = on_own | on_e; ps; ps &= ps - 1) {
 			int i = __builtin_ctz(ps);
-			if (repeat[i] >= 0)
+			if (repeat[i] >= 0 || (!w[i].write && !e->write))
 				continue;
 			const struct cov_wstep *p = &w[i];
 			bool p_on_own = on_own >> i & 1;
@@ -320,7 +323,7 @@ static void match_two_variables(struct cov_state *s, const struct cov_wstep *w, 
 			for (uint32_t qs = (p_on_own ? on_e : on_own) & later; qs; qs &= qs - 1) {
 				int j = __builtin_ctz(qs);
 				const struct cov_wstep *q = &w[j];
-				if (q->tid != p->tid || repeat[j] > i)
+				if (q->tid != p->tid || repeat[j] > i || q->write != p->write)
 					continue;
 				/* Steps in execution order: own goes before, between
 				 * or after the other thread's two. */
