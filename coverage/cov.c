@@ -96,6 +96,11 @@ void cov_emit(struct cov_state *s, struct cov_feature *f)
 		s->emit(s->arg, f);
 }
 
+bool cov_first(struct cov_state *s, uint64_t hash)
+{
+	return seen_add(&s->seen, hash);
+}
+
 void cov_emit_counted(struct cov_state *s, struct cov_feature *f)
 {
 	uint32_t n = seen_count(&s->seen, f->hash);

@@ -9,7 +9,7 @@
 #define COV_WINDOW 16 /* recent accesses, all variables: MAP patterns 9-17 */
 #define COV_LAST_READS 256 /* threads whose previous read reads-from chains to */
 
-/* One access in the execution-wide window. */
+/* One access in the execution-wide window (and a step of a MAP instance). */
 struct cov_wstep {
 	uintptr_t granule;
 	uint32_t site;
@@ -35,7 +35,10 @@ struct cov_state {
 	cov_emit_fn *emit;
 	void *arg;
 	struct cov_shadow shadow;
-	struct cov_wstep window[COV_WINDOW];
+	/* A ring kept twice over (each access at i and i + COV_WINDOW): the
+	 * last wcount accesses, oldest first, are the contiguous run ending
+	 * at window[wnext + COV_WINDOW], with no copy per access. */
+	struct cov_wstep window[2 * COV_WINDOW];
 	uint32_t wnext, wcount;
 	struct cov_seen seen;
 	struct cov_seen occ; /* accesses per (thread, site) so far: reads-from's occurrences */
@@ -50,6 +53,10 @@ struct cov_state {
 
 /* Hand f to the sink unless this execution emitted it already. */
 void cov_emit(struct cov_state *s, struct cov_feature *f);
+/* True the first time this execution sees hash (then the caller builds
+ * the feature and hands it to s->emit): most candidate features repeat
+ * one already emitted, and are then dropped before they are built. */
+bool cov_first(struct cov_state *s, uint64_t hash);
 /* Count an occurrence of f in this execution and hand it to the sink at
  * its 1st, 2nd, 3rd, 4th, 8th, 16th, 32nd and 128th occurrence (AFL's
  * hit-count buckets), each time under another hash (f->count says which):

@@ -40,24 +40,30 @@ uint64_t cov_hapset_pair_hash(uint32_t remote_site, const uint32_t *remote_ctx, 
 		uint32_t ctx[2][COV_CTX_MAX];
 	} id = { 0x48615053u /* "HaPS" */, remote_site, local_site,
 		 (uint32_t)remote_nctx << 8 | local_nctx, { { 0 } } };
-	memcpy(id.ctx[0], remote_ctx, remote_nctx * sizeof id.ctx[0][0]);
-	memcpy(id.ctx[1], local_ctx, local_nctx * sizeof id.ctx[1][0]);
+	for (int i = 0; i < remote_nctx && i < COV_CTX_MAX; i++)
+		id.ctx[0][i] = remote_ctx[i];
+	for (int i = 0; i < local_nctx && i < COV_CTX_MAX; i++)
+		id.ctx[1][i] = local_ctx[i];
 	return cov_hash64(&id, sizeof id, 0);
 }
 
 static void emit_pair(struct cov_state *s, const struct cov_last *d, const struct cov_event *p,
 		      uintptr_t obj)
 {
-	struct cov_feature f = { .kind = COV_HAPSET, .nsteps = 2 };
+	uint64_t hash = cov_hapset_pair_hash(d->site, d->ctx, d->nctx, p->site, p->ctx, p->nctx);
+	if (!cov_first(s, hash))
+		return; /* emitted already: nothing to build */
+	struct cov_feature f = { .hash = hash, .kind = COV_HAPSET, .nsteps = 2 };
 	f.site[0] = d->site;
 	f.site[1] = p->site;
 	f.nctx[0] = d->nctx;
 	f.nctx[1] = p->nctx;
-	memcpy(f.ctx[0], d->ctx, d->nctx * sizeof d->ctx[0]);
-	memcpy(f.ctx[1], p->ctx, p->nctx * sizeof p->ctx[0]);
+	for (int i = 0; i < d->nctx && i < COV_CTX_MAX; i++)
+		f.ctx[0][i] = d->ctx[i];
+	for (int i = 0; i < p->nctx && i < COV_CTX_MAX; i++)
+		f.ctx[1][i] = p->ctx[i];
 	f.var[0] = obj;
-	f.hash = cov_hapset_pair_hash(d->site, d->ctx, d->nctx, p->site, p->ctx, p->nctx);
-	cov_emit(s, &f);
+	s->emit(s->arg, &f);
 }
 
 void cov_hapset_event(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,

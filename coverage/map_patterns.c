@@ -49,6 +49,10 @@ const char *cov_map_pattern_text(int p)
  * variable y, bit 2 = write; threads and variables named by first use. */
 #define SIG(n, bits) ((unsigned)((n) - 2) << 12 | (bits))
 static uint8_t sig_pattern[3 << 12];
+/* Patterns 1-8 read off sig_pattern by their steps' kinds (1 a write),
+ * every step on one variable: pair_pattern[a][b] for "a, b",
+ * triple_pattern[a][b][a2] for "a, b, a". 0: no pattern (two reads...). */
+static uint8_t pair_pattern[2][2], triple_pattern[2][2][2];
 
 void cov_map_init(void)
 {
@@ -65,26 +69,29 @@ void cov_map_init(void)
 		}
 		sig_pattern[SIG(n, bits)] = (uint8_t)p;
 	}
+	/* Steps: a (thread bit 0) then b (bit 1), each its write bit (4). */
+	for (unsigned a = 0; a < 2; a++)
+		for (unsigned b = 0; b < 2; b++) {
+			unsigned ab = a << 2 | (1u | b << 2) << 3;
+			pair_pattern[a][b] = sig_pattern[SIG(2, ab)];
+			for (unsigned c = 0; c < 2; c++)
+				triple_pattern[a][b][c] = sig_pattern[SIG(3, ab | (c << 2) << 6)];
+		}
 	built = true;
 }
 
-struct mstep {
-	uintptr_t granule;
-	uint32_t site;
-	uint16_t tid;
-	uint8_t write;
-	uint8_t mask;
-};
+_Static_assert((COV_WINDOW & (COV_WINDOW - 1)) == 0 && (COV_HIST & (COV_HIST - 1)) == 0,
+	       "the rings index by mask");
 
-static bool same_var(const struct mstep *a, const struct mstep *b)
+static bool same_var(const struct cov_wstep *a, const struct cov_wstep *b)
 {
 	return a->granule == b->granule && (a->mask & b->mask);
 }
 
 /* The pattern that steps st[0..n-1] (in execution order) form, 0 if none. */
-static int classify(const struct mstep *const *st, int n)
+static int classify(const struct cov_wstep *const *st, int n)
 {
-	const struct mstep *x = st[0], *y = NULL;
+	const struct cov_wstep *x = st[0], *y = NULL;
 	uint16_t ta = st[0]->tid, tb = 0;
 	bool has_b = false;
 	unsigned bits = 0;
@@ -112,48 +119,119 @@ static int classify(const struct mstep *const *st, int n)
 	return has_b ? sig_pattern[SIG(n, bits)] : 0;
 }
 
-static void emit_instance(struct cov_state *s, int p, const struct mstep *const *st, int n)
+/* The feature's identity: the pattern and its sites in step order. */
+static uint64_t instance_hash(int p, const uint32_t *site, int n)
 {
-	struct cov_feature f = { .kind = COV_MAP, .pattern = (uint8_t)p, .nsteps = (uint8_t)n };
 	struct {
 		uint32_t tag, pattern, site[COV_MAX_STEPS];
 	} id = { 0x4d415000u /* "MAP" */, (uint32_t)p, { 0 } };
+	for (int i = 0; i < n; i++)
+		id.site[i] = site[i];
+	return cov_hash64(&id, sizeof id, 0);
+}
+
+static void emit_instance(struct cov_state *s, int p, const struct cov_wstep *const *st, int n)
+{
+	uint32_t site[COV_MAX_STEPS];
+	for (int i = 0; i < n; i++)
+		site[i] = st[i]->site;
+	uint64_t hash = instance_hash(p, site, n);
+	if (!cov_first(s, hash))
+		return; /* emitted already: most are, so nothing is built first */
+	struct cov_feature f = { .hash = hash, .kind = COV_MAP, .pattern = (uint8_t)p,
+				 .nsteps = (uint8_t)n };
 	f.var[0] = st[0]->granule;
 	f.nvars = 1;
 	for (int i = 0; i < n; i++) {
-		f.site[i] = id.site[i] = st[i]->site;
+		f.site[i] = site[i];
 		f.write[i] = st[i]->write;
 		if (!same_var(st[i], st[0]) && f.nvars == 1) {
 			f.var[1] = st[i]->granule;
 			f.nvars = 2;
 		}
 	}
-	f.hash = cov_hash64(&id, sizeof id, 0);
-	cov_emit(s, &f);
+	s->emit(s->arg, &f);
 }
 
-static void match(struct cov_state *s, const struct mstep *const *st, int n)
+static void match(struct cov_state *s, const struct cov_wstep *const *st, int n)
 {
 	int p = classify(st, n);
 	if (p)
 		emit_instance(s, p, st, n);
 }
 
-/* Patterns 1-8 ending with e, from the granule's history h (oldest first). */
-static void match_one_variable(struct cov_state *s, const struct mstep *h, int nh,
-			       const struct mstep *e)
+/* An instance of pattern p (1-8) on one granule. */
+static void emit_one_variable(struct cov_state *s, int p, uintptr_t granule, int n,
+			      const uint32_t *site, const uint8_t *write)
 {
-	for (int j = 0; j < nh; j++) {
-		if (h[j].tid == e->tid)
+	uint64_t hash = instance_hash(p, site, n);
+	if (!cov_first(s, hash))
+		return;
+	struct cov_feature f = { .hash = hash, .kind = COV_MAP, .pattern = (uint8_t)p,
+				 .nsteps = (uint8_t)n, .nvars = 1 };
+	f.var[0] = granule;
+	for (int i = 0; i < n; i++) {
+		f.site[i] = site[i];
+		f.write[i] = write[i];
+	}
+	s->emit(s->arg, &f);
+}
+
+/* Patterns 1-8 ending with e, from the granule's history (oldest first),
+ * limited to steps on e's bytes: "b, e" for every step b of another
+ * thread, and "a, b, e" for every earlier step a of e's thread on b's
+ * bytes too (else a and b are two variables: no pattern of 1-8). Every
+ * step is then on one variable with two threads, so the kinds alone name
+ * the pattern, with no classify().
+ *
+ * An instance is its sites and kinds, not its threads: a step that
+ * repeats an earlier one of its side (e's thread, or any other; same
+ * site, kind and bytes) forms only instances that the earlier one formed
+ * already, except as b with an a between the two. It is skipped before
+ * any hash is computed. */
+static void match_one_variable(struct cov_state *s, const struct cov_cell *c,
+			       const struct cov_wstep *e)
+{
+	const struct cov_step *h[COV_HIST];
+	int8_t dup[COV_HIST]; /* the latest earlier step of its side it repeats, else -1 */
+	uint64_t key[COV_HIST]; /* site, kind, bytes, and the side in place of the thread */
+	int nh = 0;
+	for (unsigned k = 0; k < c->nhist; k++) {
+		const struct cov_step *st = &c->hist[(c->hnext - c->nhist + k) & (COV_HIST - 1)];
+		if (!(st->mask & e->mask))
 			continue;
-		match(s, (const struct mstep *[]){ &h[j], e }, 2);
-		for (int i = 0; i < j; i++)
-			if (h[i].tid == e->tid)
-				match(s, (const struct mstep *[]){ &h[i], &h[j], e }, 3);
+		key[nh] = (uint64_t)st->site << 32 | (uint32_t)st->write << 16 | (uint32_t)st->mask << 8 |
+			  (st->tid == e->tid);
+		dup[nh] = -1;
+		for (int r = nh - 1; r >= 0; r--)
+			if (key[r] == key[nh]) {
+				dup[nh] = (int8_t)r;
+				break;
+			}
+		h[nh++] = st;
+	}
+	for (int j = 0; j < nh; j++) {
+		const struct cov_step *b = h[j];
+		if (b->tid == e->tid)
+			continue;
+		int p = pair_pattern[b->write][e->write];
+		if (p && dup[j] < 0)
+			emit_one_variable(s, p, e->granule, 2, (const uint32_t[]){ b->site, e->site },
+					  (const uint8_t[]){ b->write, e->write });
+		for (int i = dup[j] + 1; i < j; i++) { /* before dup[j]: formed with it */
+			const struct cov_step *a = h[i];
+			if (a->tid != e->tid || dup[i] >= 0 || !(a->mask & b->mask))
+				continue;
+			p = triple_pattern[a->write][b->write][e->write];
+			if (p)
+				emit_one_variable(s, p, e->granule, 3,
+						  (const uint32_t[]){ a->site, b->site, e->site },
+						  (const uint8_t[]){ a->write, b->write, e->write });
+		}
 	}
 }
 
-static bool same_step(const struct mstep *a, const struct mstep *b)
+static bool same_step(const struct cov_wstep *a, const struct cov_wstep *b)
 {
 	return a->granule == b->granule && a->site == b->site && a->tid == b->tid &&
 	       a->write == b->write && a->mask == b->mask;
@@ -174,8 +252,8 @@ static bool same_step(const struct mstep *a, const struct mstep *b)
  * forms the instances the earlier one formed, which are emitted already:
  * it is skipped, as own (no other thread's step between), as the other
  * thread's first step or as its second (no step of e's thread between). */
-static void match_two_variables(struct cov_state *s, const struct mstep *w, int nw,
-				const struct mstep *e)
+static void match_two_variables(struct cov_state *s, const struct cov_wstep *w, int nw,
+				const struct cov_wstep *e)
 {
 	uint32_t on_e = 0, own_other = 0; /* bit i: w[i] is such a step */
 	for (int i = 0; i < nw; i++) {
@@ -189,27 +267,38 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 	if (!on_e || !own_other)
 		return;
 	/* repeat[i]: the latest earlier index with the same step and no step of
-	 * the other side in between, else -1. */
-	int repeat[COV_WINDOW];
+	 * the other side in between, else -1; only for the steps an instance
+	 * can use (e's thread's on other variables, the others' on any), and
+	 * found within the run of i's side, which a bit mask of the window's
+	 * sides bounds. */
+	uint32_t mine_set = 0;
+	for (int i = 0; i < nw; i++)
+		mine_set |= (uint32_t)(w[i].tid == e->tid) << i;
+	uint32_t used = own_other | ~mine_set;
+	int8_t repeat[COV_WINDOW];
 	for (int i = 0; i < nw; i++) {
 		repeat[i] = -1;
-		bool mine = w[i].tid == e->tid;
-		for (int r = i - 1; r >= 0; r--) {
-			if ((w[r].tid == e->tid) != mine)
-				break; /* a step of the other side in between */
+		if (!(used >> i & 1))
+			continue;
+		/* The other side's steps before i; the run starts after the last. */
+		uint32_t other = (mine_set >> i & 1 ? ~mine_set : mine_set) & ((1u << i) - 1);
+		int start = other ? 32 - __builtin_clz(other) : 0;
+		for (int r = i - 1; r >= start; r--)
 			if (same_step(&w[r], &w[i])) {
-				repeat[i] = r;
+				repeat[i] = (int8_t)r;
 				break;
 			}
-		}
 	}
-	const struct mstep *vars[COV_WINDOW];
+	const struct cov_wstep *vars[COV_WINDOW];
 	uint32_t on_var[COV_WINDOW];
 	int nvars = 0;
 	for (int k = 0; k < nw; k++) {
-		if (!(own_other >> k & 1) || repeat[k] >= 0)
+		/* In every pattern of 9-17 each thread's two steps are of one
+		 * kind, and not both threads read: other combinations are no
+		 * instance, and are dropped before classify(). */
+		if (!(own_other >> k & 1) || repeat[k] >= 0 || w[k].write != e->write)
 			continue;
-		const struct mstep *own = &w[k];
+		const struct cov_wstep *own = &w[k];
 		/* Other threads' steps on own's variable; e's thread mostly
 		 * repeats a few variables, so each is looked at once. */
 		int c = 0;
@@ -226,19 +315,19 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 		uint32_t on_own = on_var[c];
 		for (uint32_t ps = on_own | on_e; ps; ps &= ps - 1) {
 			int i = __builtin_ctz(ps);
-			if (repeat[i] >= 0)
+			if (repeat[i] >= 0 || (!w[i].write && !e->write))
 				continue;
-			const struct mstep *p = &w[i];
+			const struct cov_wstep *p = &w[i];
 			bool p_on_own = on_own >> i & 1;
 			uint32_t later = ~0u << i << 1;
 			for (uint32_t qs = (p_on_own ? on_e : on_own) & later; qs; qs &= qs - 1) {
 				int j = __builtin_ctz(qs);
-				const struct mstep *q = &w[j];
-				if (q->tid != p->tid || repeat[j] > i)
+				const struct cov_wstep *q = &w[j];
+				if (q->tid != p->tid || repeat[j] > i || q->write != p->write)
 					continue;
 				/* Steps in execution order: own goes before, between
 				 * or after the other thread's two. */
-				const struct mstep *st[4];
+				const struct cov_wstep *st[4];
 				if (k < i) {
 					st[0] = own, st[1] = p, st[2] = q;
 				} else if (k < j) {
@@ -256,32 +345,17 @@ static void match_two_variables(struct cov_state *s, const struct mstep *w, int 
 void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		    uintptr_t granule, uint8_t mask)
 {
-	const struct mstep e = { granule, ev->site, ev->tid, ev->op == COV_WRITE, mask };
+	const struct cov_wstep e = { granule, ev->site, ev->tid, ev->op == COV_WRITE, mask };
 
-	/* This granule's history, oldest first, limited to overlapping bytes. */
-	struct mstep h[COV_HIST];
-	int nh = 0;
-	for (int i = 0; i < c->nhist; i++) {
-		const struct cov_step *st = &c->hist[(c->hnext + COV_HIST - c->nhist + i) % COV_HIST];
-		if (st->mask & mask)
-			h[nh++] = (struct mstep){ granule, st->site, st->tid, st->write, st->mask };
-	}
-	match_one_variable(s, h, nh, &e);
-
-	struct mstep w[COV_WINDOW];
-	int nw = 0;
-	for (uint32_t i = 0; i < s->wcount; i++) {
-		const struct cov_wstep *st = &s->window[(s->wnext + COV_WINDOW - s->wcount + i) % COV_WINDOW];
-		w[nw++] = (struct mstep){ st->granule, st->site, st->tid, st->write, st->mask };
-	}
-	match_two_variables(s, w, nw, &e);
+	match_one_variable(s, c, &e);
+	match_two_variables(s, &s->window[s->wnext + COV_WINDOW - s->wcount], (int)s->wcount, &e);
 
 	c->hist[c->hnext] = (struct cov_step){ e.site, e.tid, e.write, e.mask };
-	c->hnext = (uint8_t)((c->hnext + 1) % COV_HIST);
+	c->hnext = (uint8_t)((c->hnext + 1) & (COV_HIST - 1));
 	if (c->nhist < COV_HIST)
 		c->nhist++;
-	s->window[s->wnext] = (struct cov_wstep){ granule, e.site, e.tid, e.write, e.mask };
-	s->wnext = (s->wnext + 1) % COV_WINDOW;
+	s->window[s->wnext] = s->window[s->wnext + COV_WINDOW] = e;
+	s->wnext = (s->wnext + 1) & (COV_WINDOW - 1);
 	if (s->wcount < COV_WINDOW)
 		s->wcount++;
 }

@@ -178,7 +178,8 @@ struct rt_held {
 };
 
 struct rt_thread {
-	_Atomic uint32_t go; /* futex word: 1 while this thread may run */
+	_Atomic uint32_t go; /* futex word: 1 while this thread may run, 2 while it
+			      * sleeps in the kernel waiting for it (rt_park) */
 	int tid;             /* creation order; 0 started the execution */
 	int slot;            /* index in rt.threads, what strategies know it by */
 	enum rt_tstate state;
@@ -565,6 +566,7 @@ RT_HIDDEN struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o);
 RT_HIDDEN void rt_thread_setup(struct rt_thread *t);
 RT_HIDDEN void rt_futex_wait(_Atomic uint32_t *word, uint32_t val);
 RT_HIDDEN void rt_futex_wake(_Atomic uint32_t *word);
+RT_HIDDEN void rt_park(_Atomic uint32_t *go);
 
 /* The memory-access slow path (rt_abi.c inlines the fast checks). */
 RT_HIDDEN void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,

@@ -144,22 +144,40 @@ void rt_futex_wake(_Atomic uint32_t *word)
 	futex(word, FUTEX_WAKE_PRIVATE, 1);
 }
 
+/* A thread's go word: 0 while it must wait, 1 once it may run, 2 while it
+ * sleeps in the kernel for it. Only a sleeper costs its waker a system
+ * call: a thread handed the CPU before it got to wait (a new thread still
+ * starting, a switch straight back) just finds its word set. */
+enum { GO_WAIT, GO_RUN, GO_SLEEPING };
+
+void rt_park(_Atomic uint32_t *go)
+{
+	uint32_t v = atomic_load_explicit(go, memory_order_acquire);
+	while (v != GO_RUN) {
+		if (v == GO_WAIT && !atomic_compare_exchange_weak_explicit(go, &v, GO_SLEEPING,
+									   memory_order_acquire,
+									   memory_order_acquire))
+			continue; /* v is the word's value now */
+		rt_futex_wait(go, GO_SLEEPING);
+		v = atomic_load_explicit(go, memory_order_acquire);
+	}
+}
+
 static void hand_to(struct rt_thread *next)
 {
 	next->switched_in_at = rt.step;
 	rt.running = next;
-	atomic_store_explicit(&next->go, 1, memory_order_release);
-	rt_futex_wake(&next->go);
+	if (atomic_exchange_explicit(&next->go, GO_RUN, memory_order_release) == GO_SLEEPING)
+		rt_futex_wake(&next->go);
 }
 
 /* Park self until somebody hands the CPU back. go is cleared before the
- * wake so that an immediate handoff back to self is never lost. */
+ * hand-off so that an immediate handoff back to self is never lost. */
 static void switch_to(struct rt_thread *self, struct rt_thread *next)
 {
-	atomic_store_explicit(&self->go, 0, memory_order_relaxed);
+	atomic_store_explicit(&self->go, GO_WAIT, memory_order_relaxed);
 	hand_to(next);
-	while (atomic_load_explicit(&self->go, memory_order_acquire) == 0)
-		rt_futex_wait(&self->go, 0);
+	rt_park(&self->go);
 }
 
 /* ---- candidates ---------------------------------------------------------- */

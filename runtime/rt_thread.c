@@ -94,8 +94,7 @@ static void *trampoline(void *arg)
 {
 	struct rt_thread *t = arg;
 	rt_thread_setup(t);
-	while (atomic_load_explicit(&t->go, memory_order_acquire) == 0)
-		rt_futex_wait(&t->go, 0);
+	rt_park(&t->go);
 	rt_self = t;
 	/* Picked for the first time: its start is an event of its own, so a
 	 * change point can lower it before its first instruction (001's

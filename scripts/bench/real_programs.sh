@@ -45,6 +45,10 @@
 #   real_libfuzzer_cpu_ratio        CPU time (user+sys) of plain libFuzzer
 #                                   over the default mode's, the same inputs
 #                                   (wall time is noise on a loaded machine)
+#   real_libfuzzer_exec_ratio_coverage_none, _both   the default mode's
+#                                   exec/s over plain libFuzzer's with
+#                                   SCHEDFUZZ_COVERAGE=none and =both (no
+#                                   reads-from), and the inputs libFuzzer kept
 #   real_libfuzzer_syscalls_per_exec  with strace, plain libFuzzer and the
 #                                   default mode, EXECS/20 inputs: system calls
 #                                   per execution and the largest kinds
@@ -210,10 +214,19 @@ for b in lf_plain lf_sf lf_plain_asan lf_sf_asan; do
 	read -r _ rss_small[$b] _ <<<"$(fuzz "$work/$b" $((execs / 20)))"
 	read -r t rss_big[$b] cpu[$b] <<<"$(fuzz "$work/$b" "$execs")"
 	rate[$b]=$(awk -v t="$t" -v n="$execs" 'BEGIN { printf "%.0f", n / t }')
-	echo "real_libfuzzer_${b#lf_}_execs_per_s: ${rate[$b]}"
+	echo "real_libfuzzer_${b#lf_}_execs_per_s: ${rate[$b]} ($(find "$work/corpus" -type f | wc -l) inputs kept)"
 done
 echo "real_libfuzzer_exec_ratio: $(ratio "${rate[lf_sf]}" "${rate[lf_plain]}") (target >= 0.6)"
 echo "real_libfuzzer_cpu_ratio: $(ratio "${cpu[lf_plain]}" "${cpu[lf_sf]}")"
+# The default mode by the features it gives libFuzzer (SCHEDFUZZ_COVERAGE),
+# the same inputs: libFuzzer keeps every input with a new feature (a file
+# written, and entropic's bookkeeping over the whole corpus per new
+# feature), so the exec/s follows how many inputs each kind keeps.
+for kind in none both; do
+	read -r t _ _ <<<"$(SCHEDFUZZ_COVERAGE=$kind fuzz "$work/lf_sf" "$execs")"
+	echo "real_libfuzzer_exec_ratio_coverage_$kind: $(ratio "$(awk -v t="$t" -v n="$execs" \
+		'BEGIN { printf "%.0f", n / t }')" "${rate[lf_plain]}") ($(find "$work/corpus" -type f | wc -l) inputs kept)"
+done
 # syscalls BINARY: "PER_EXEC (kind n, ...)" over EXECS/20 inputs.
 syscalls() {
 	local n=$((execs / 20))

@@ -354,6 +354,49 @@ static void test_map_windows(void **state)
 	assert_false(patterns() & BITS(9));
 }
 
+/* Patterns 1-8 are on one variable: two earlier steps on disjoint bytes of
+ * the granule that both overlap the last one are two variables, and form
+ * no three-step instance; once they overlap, they do. */
+static void test_map_bytes(void **state)
+{
+	begin(COV_MAP);
+	ev(1, COV_READ, 0x3000, 4, 1);	   /* a: bytes 0-3 */
+	ev(2, COV_WRITE, 0x3004, 4, 2);	   /* b: bytes 4-7 */
+	ev(1, COV_WRITE, 0x3000, 8, 3);	   /* a: the whole word */
+	assert_int_equal(patterns(), BITS(3)); /* b, a only: W, W */
+	begin(COV_MAP);
+	ev(1, COV_READ, 0x3000, 4, 1);
+	ev(2, COV_WRITE, 0x3002, 4, 2); /* bytes 2-5: on a's too */
+	ev(1, COV_WRITE, 0x3000, 8, 3);
+	assert_int_equal(patterns(), BITS(1, 3, 7)); /* a R b W; b W a W; a R, b W, a W */
+}
+
+/* A step repeated by its side forms the instances the first one formed,
+ * and no fewer: each instance still comes out, once. */
+static void test_map_repeats(void **state)
+{
+	begin(COV_MAP);
+	ev(1, COV_READ, 0x3000, 8, 1);
+	ev(2, COV_WRITE, 0x3000, 8, 2);
+	ev(3, COV_WRITE, 0x3000, 8, 2); /* b's step again, by another thread */
+	ev(1, COV_READ, 0x3000, 8, 1);	/* a's step again */
+	ev(2, COV_WRITE, 0x3000, 8, 2);
+	ev(1, COV_WRITE, 0x3000, 8, 4);
+	int n7 = 0, n4 = 0;
+	for (int i = 0; i < sink.n; i++) {
+		const struct cov_feature *f = &sink.f[i];
+		if (f->kind != COV_MAP)
+			continue;
+		n4 += f->pattern == 4 && f->site[0] == 1 && f->site[1] == 2 && f->site[2] == 1;
+		n7 += f->pattern == 7 && f->site[0] == 1 && f->site[1] == 2 && f->site[2] == 4;
+	}
+	assert_int_equal(n4, 1);
+	assert_int_equal(n7, 1);
+	for (int i = 0; i < sink.n; i++)
+		for (int j = 0; j < i; j++)
+			assert_true(sink.f[i].hash != sink.f[j].hash);
+}
+
 /* ---- TC ------------------------------------------------------------------------------- */
 
 /* ---- reads-from ----------------------------------------------------------------- */
@@ -602,6 +645,8 @@ int main(void)
 		cmocka_unit_test(test_map_log4j),
 		cmocka_unit_test(test_map_every_pattern),
 		cmocka_unit_test(test_map_windows),
+		cmocka_unit_test(test_map_bytes),
+		cmocka_unit_test(test_map_repeats),
 		cmocka_unit_test(test_map_total),
 		cmocka_unit_test(test_reads_from_worked),
 		cmocka_unit_test(test_reads_from_order_violation),
