@@ -343,6 +343,7 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 	uint8_t fresh[SF_GENOME_HEADER];
 	rt_make_genome(fresh, g->explored++, sf_derive_seed(g->seed, i), est);
 	g->arm = EXPLORE;
+	rt_reversals_watch(g->reversals); /* the first fresh plan roots the search */
 	if (!set_current(g, fresh, sizeof fresh)) {
 		/* Out of memory: the fresh plan from a buffer that stays. */
 		static uint8_t spare[SF_GENOME_HEADER];
@@ -357,8 +358,7 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 {
 	bool reversal = g->arm == REVERSE;
-	if (reversal)
-		rt_reversals_ran(g->reversals, failed);
+	rt_reversals_ran(g->reversals, failed);
 	if (g->reversals)
 		rt_reversals_threads(g->reversals, threads);
 	uint32_t found = 0;

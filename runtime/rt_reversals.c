@@ -11,6 +11,12 @@
  * results. The search is not meant to complete here, only to feed the
  * explorer schedules that a random plan hits rarely.
  *
+ * Its first execution is not DPOR's own (the default schedule, which
+ * shows little a fresh plan did not) but the explorer's first fresh plan,
+ * logged (rt_reversals_watch): the search branches off the random walk,
+ * and its first schedule is already a reversal (zoo: geometric mean
+ * GEOMEAN_NEW schedules to the first bug, 3.35 with DPOR's own first).
+ *
  * Its children log as a search's do, but run as `schedfuzz replay` runs
  * their input (sx_log.as_replayed): memory a thread owns is no point and
  * thread slots are reused, and where a list says nothing a thread that
@@ -44,6 +50,8 @@ struct rt_reversals {
 	struct sx_log *log;
 	uint8_t *genome;
 	bool done;
+	bool first;   /* the search has no execution yet */
+	bool running; /* the child running now logs for the arm */
 };
 
 struct rt_reversals *rt_reversals_create(void)
@@ -59,6 +67,7 @@ struct rt_reversals *rt_reversals_create(void)
 	r->log->as_replayed = 1;
 	r->log->cap_trans = LONGEST;
 	r->log->cap_dec = LONGEST;
+	r->first = true;
 	return r;
 }
 
@@ -74,14 +83,30 @@ const uint8_t *rt_reversals_next(struct rt_reversals *r, size_t *size)
 		r->done = true;
 		return NULL;
 	}
+	r->first = false;
+	r->running = true;
 	rt.search = r->log; /* the child about to be forked logs */
 	return r->genome;
 }
 
+void rt_reversals_watch(struct rt_reversals *r)
+{
+	if (!r || r->done || !r->first)
+		return;
+	r->running = true;
+	rt.search = r->log;
+}
+
 void rt_reversals_ran(struct rt_reversals *r, bool failed)
 {
+	if (!r || !r->running)
+		return;
 	rt.search = NULL; /* a failure's replay check runs as replay does */
-	if (sx_feed(r->search, r->log, !failed) == SX_FED_OVERFLOW)
+	r->running = false;
+	enum sx_fed fed = r->first ? sx_feed_first(r->search, r->log, !failed)
+				   : sx_feed(r->search, r->log, !failed);
+	r->first = false;
+	if (fed == SX_FED_OVERFLOW)
 		r->done = true;
 }
 

@@ -41,6 +41,9 @@ static inline unsigned sx_set_first(struct sx_set s)
 	return s.w[0] ? (unsigned)__builtin_ctzll(s.w[0]) : 64 + (unsigned)__builtin_ctzll(s.w[1]);
 }
 
+/* A decision a list must name whatever was taken (search.c, default_of). */
+#define SX_NO_DEFAULT UINT16_MAX
+
 /* One decision on the current path: the stack of CHESS and DPOR. */
 struct sx_node {
 	struct sx_set options; /* thread ids (picks) or option numbers */
@@ -48,7 +51,7 @@ struct sx_node {
 	struct sx_set todo;    /* to be taken (DPOR's backtrack set) */
 	struct sx_set sleep;   /* DPOR: asleep here, explored from an equivalent state */
 	uint16_t sel;          /* taken on the current path */
-	uint16_t dflt;         /* what the default decision is */
+	uint16_t dflt;         /* what the default decision is, or SX_NO_DEFAULT */
 	int16_t current;       /* picks: the thread that could go on, -1 none */
 	uint16_t preemptions;  /* on the path before this decision */
 	uint8_t pick;
@@ -78,6 +81,7 @@ struct sx_search {
 	uint32_t depth, cap;
 	uint32_t fixed;  /* ICB: nodes below are the queued schedule's prefix */
 	bool started, finished;
+	bool foreign; /* feeding a first execution another strategy ran */
 	int round;       /* ICB: the bound being explored */
 	int bound_done;
 	bool exhausted;

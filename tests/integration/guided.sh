@@ -8,6 +8,10 @@
 #     and runs them first, a fuzzers' corpus (seeds, afl-fuzz names, any
 #     bytes) is accepted, and a failure found with a corpus is saved and
 #     replays as without one
+#   guided.sh reversals BUGGY_PROG
+#     the reversal arm branches off the first schedule's execution: a bug
+#     one race reversal away from it is found by the second schedule, an
+#     explicit list, for each of three seeds, and replays
 . "$(dirname "$0")/lib.sh"
 
 schedules() { grep '^schedfuzz: schedule [0-9]*: ' "$1"; }
@@ -92,8 +96,27 @@ corpus() {
 	echo "corpus: $n kept, replayed, reloaded; $files fuzzer inputs loaded; the bug saved and replayed"
 }
 
+reversals() {
+	local prog=$1 s plan
+	for s in 1 2 3; do
+		"$SCHEDFUZZ" run -n 100 --seed "$s" --print-schedule -o "$WORK/rev$s" -- "$prog" \
+			>/dev/null 2>"$WORK/rev$s.log"
+		[ $? -eq 1 ] || { tail -5 "$WORK/rev$s.log"; fail "seed $s: the bug was not found"; }
+		grep -q "^schedfuzz: schedule 2 of 100 failed:" "$WORK/rev$s.log" ||
+			fail "seed $s: $(grep -m1 '^schedfuzz: schedule [0-9]* of' "$WORK/rev$s.log")"
+		plan=$(schedules "$WORK/rev$s.log" | sed -n 2p)
+		case $plan in
+		*": explicit decisions="*) ;;
+		*) fail "seed $s: schedule 2 is no reversal: $plan" ;;
+		esac
+		grep -q "replay reproduced the failure" "$WORK/rev$s.log" || fail "seed $s: no replay"
+	done
+	echo "reversals: found by schedule 2, an explicit list, for seeds 1-3; replayed"
+}
+
 case $1 in
 determinism) determinism "$2" ;;
+reversals) reversals "$2" ;;
 corpus) corpus "$2" "$3" "$4" ;;
 *) fail "unknown check '$1'" ;;
 esac
