@@ -290,12 +290,13 @@ static bool mutate(struct rt_guide *g, const struct entry *e, const struct sf_es
 
 /* Is schedule i the reversal arm's (rt_reversals.c)? Every one from the
  * second to the 16th (the first is a fresh plan: the random walk, strong
- * on small programs, and the one that tells how many threads there are),
- * then one in four up to 64, then one in 16. Bugs of small programs sit in
- * a race near the end, which DPOR's depth-first order reverses within its
- * first few schedules (zoo: geometric mean 3.35 schedules, 4.18 with one
- * in two of the first 16); where it does not, its later schedules mostly
- * vary the same last races, and fresh plans do better. */
+ * on small programs, the one that tells how many threads there are, and
+ * the execution the arm branches off), then one in four up to 64, then
+ * one in 16. Bugs of small programs sit in a race near the end, which
+ * DPOR's depth-first order reverses within its first few schedules (zoo,
+ * with DPOR's own first execution then: geometric mean 3.35 schedules,
+ * 4.18 with one in two of the first 16); where it does not, its later
+ * schedules mostly vary the same last races, and fresh plans do better. */
 static bool reversal_turn(uint64_t i)
 {
 	return i >= 1 && (i < 16 || i % (i < 64 ? 4 : 16) == 1);

@@ -15,7 +15,7 @@
  * shows little a fresh plan did not) but the explorer's first fresh plan,
  * logged (rt_reversals_watch): the search branches off the random walk,
  * and its first schedule is already a reversal (zoo: geometric mean
- * GEOMEAN_NEW schedules to the first bug, 3.35 with DPOR's own first).
+ * 2.59 schedules to the first bug, 3.35 with DPOR's own first).
  *
  * Its children log as a search's do, but run as `schedfuzz replay` runs
  * their input (sx_log.as_replayed): memory a thread owns is no point and

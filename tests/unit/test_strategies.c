@@ -44,6 +44,38 @@ static void random_walk_is_a_function_of_the_seed(void **state)
 	m->destroy(b);
 }
 
+/* Among many candidates the current thread goes on one time in three, as
+ * among three, and a switch goes to any other uniformly; a current thread
+ * that cannot go on leaves a uniform pick. */
+static void random_walk_stays_as_among_three(void **state)
+{
+	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
+	void *s = m->create();
+	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = 7 };
+	m->begin(s, &p);
+	struct strat_candidate many[100];
+	for (int i = 0; i < 100; i++)
+		many[i] = (struct strat_candidate){ (uint16_t)i, 0 };
+	struct strat_view v = { .step = 1, .current = 40, .cand = many, .ncand = 100 };
+	int counts[100] = { 0 };
+	for (int i = 0; i < 99000; i++) {
+		int x = m->pick(s, &v);
+		assert_in_range(x, 0, 99);
+		counts[x]++;
+	}
+	assert_in_range(counts[40], 31000, 35000); /* 33,000 expected */
+	for (int i = 0; i < 100; i++)
+		if (i != 40)
+			assert_in_range(counts[i], 500, 850); /* 667 expected */
+	v.current = -1;
+	memset(counts, 0, sizeof counts);
+	for (int i = 0; i < 100000; i++)
+		counts[m->pick(s, &v)]++;
+	for (int i = 0; i < 100; i++)
+		assert_in_range(counts[i], 850, 1150);
+	m->destroy(s);
+}
+
 static void random_walk_keeps_spurious_wakeups_rare(void **state)
 {
 	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
@@ -113,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(default_keeps_the_current_thread),
 		cmocka_unit_test(random_walk_is_a_function_of_the_seed),
+		cmocka_unit_test(random_walk_stays_as_among_three),
 		cmocka_unit_test(random_walk_keeps_spurious_wakeups_rare),
 		cmocka_unit_test(explicit_follows_its_list),
 		cmocka_unit_test(explicit_fair_default_rotates),
