@@ -359,9 +359,11 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 {
 	bool reversal = g->arm == REVERSE;
-	rt_reversals_ran(g->reversals, failed);
+	/* The thread count first: a first execution with too many threads
+	 * ends the arm before its log is analysed for nothing. */
 	if (g->reversals)
 		rt_reversals_threads(g->reversals, threads);
+	rt_reversals_ran(g->reversals, failed);
 	uint32_t found = 0;
 	for (uint32_t w = 0; w < WORDS; w++) {
 		uint64_t fresh = rt_guide_map[w] & ~g->seen[w];

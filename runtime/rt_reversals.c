@@ -15,7 +15,9 @@
  * shows little a fresh plan did not) but the explorer's first fresh plan,
  * logged (rt_reversals_watch): the search branches off the random walk,
  * and its first schedule is already a reversal (zoo: geometric mean
- * 2.59 schedules to the first bug, 3.35 with DPOR's own first).
+ * 2.59 schedules to the first bug, 3.35 with DPOR's own first). Only
+ * when the arm's turn comes before any fresh plan (a loaded corpus runs
+ * first) does the search start from its own default schedule.
  *
  * Its children log as a search's do, but run as `schedfuzz replay` runs
  * their input (sx_log.as_replayed): memory a thread owns is no point and
@@ -103,6 +105,8 @@ void rt_reversals_ran(struct rt_reversals *r, bool failed)
 		return;
 	rt.search = NULL; /* a failure's replay check runs as replay does */
 	r->running = false;
+	if (r->done)
+		return; /* ended by the threads this execution had */
 	enum sx_fed fed = r->first ? sx_feed_first(r->search, r->log, !failed)
 				   : sx_feed(r->search, r->log, !failed);
 	r->first = false;

@@ -106,7 +106,8 @@ reversals() {
 			fail "seed $s: $(grep -m1 '^schedfuzz: schedule [0-9]* of' "$WORK/rev$s.log")"
 		plan=$(schedules "$WORK/rev$s.log" | sed -n 2p)
 		case $plan in
-		*": explicit decisions="*) ;;
+		*": explicit decisions=[]"*) fail "seed $s: schedule 2 is DPOR's own default: $plan" ;;
+		*": explicit decisions=["*) ;;
 		*) fail "seed $s: schedule 2 is no reversal: $plan" ;;
 		esac
 		grep -q "replay reproduced the failure" "$WORK/rev$s.log" || fail "seed $s: no replay"
