@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -134,12 +136,18 @@ static void sanitizer_defaults(void)
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout)
 {
 	fflush(NULL);
+	pid_t self = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "schedfuzz: fork: %s\n", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
+		/* Killed, we take the program along: its explorer would fork
+		 * schedules for nobody (a systematic search stops cleanly on
+		 * SIGTERM and keeps its state). */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != self)
+			_exit(127);
 		if (quiet) {
 			int null = open("/dev/null", O_WRONLY);
 			if (null >= 0) {

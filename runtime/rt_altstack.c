@@ -73,18 +73,23 @@ static struct altstack *acquire(void)
 	return a;
 }
 
-/* As the thread ends: its old alternate stack back, ours to the pool. */
+/* As the thread ends: its old alternate stack back, ours to the pool. One
+ * system call swaps them and tells what was installed (a thread ends
+ * thousands of times a second under libFuzzer). */
 static void release(void *arg)
 {
 	struct altstack *a = arg;
-	stack_t cur;
-	if (sigaltstack(NULL, &cur) != 0 || cur.ss_sp != a->base)
-		return; /* somebody else replaced it: it may be gone, never reuse it */
-	stack_t back = a->prev;
+	stack_t back = a->prev, cur;
 	if (back.ss_flags & SS_DISABLE)
 		back = (stack_t){ .ss_flags = SS_DISABLE };
-	if (sigaltstack(&back, NULL) != 0)
+	if (sigaltstack(&back, &cur) != 0)
 		return;
+	if (cur.ss_sp != a->base) {
+		/* Somebody else had replaced ours: theirs stays; ours may still
+		 * be in use on their word, so it never goes back to the pool. */
+		sigaltstack(&cur, NULL);
+		return;
+	}
 	mine = NULL;
 	atomic_store_explicit(&a->busy, false, memory_order_release);
 }
@@ -110,23 +115,27 @@ static bool key_ready(void)
 	return atomic_load(&key_state) == 2;
 }
 
+/* Ours installed, in one system call that also tells what was there: a
+ * new thread has none, or ASan's smaller one. */
 void rt_altstack_setup(void)
 {
 	if (mine)
 		return;
-	stack_t cur;
-	if (sigaltstack(NULL, &cur) != 0)
-		return;
-	if (!(cur.ss_flags & SS_DISABLE) && cur.ss_size >= ALT_SIZE)
-		return; /* somebody's big enough stack, maybe ours from before a fork */
 	if (!key_ready())
 		return;
 	struct altstack *a = acquire();
 	if (!a)
 		return;
+	stack_t ss = { .ss_sp = a->base, .ss_size = ALT_SIZE, .ss_flags = 0 }, cur;
+	if (sigaltstack(&ss, &cur) != 0) {
+		atomic_store(&a->busy, false);
+		return;
+	}
 	a->prev = cur;
-	stack_t ss = { .ss_sp = a->base, .ss_size = ALT_SIZE, .ss_flags = 0 };
-	if (sigaltstack(&ss, NULL) != 0 || pthread_setspecific(release_key, a) != 0) {
+	bool big = !(cur.ss_flags & SS_DISABLE) && cur.ss_size >= ALT_SIZE;
+	if (big || pthread_setspecific(release_key, a) != 0) {
+		/* Somebody's big enough stack (ours from before a fork, say)
+		 * stays, or ours could not be given back at the end. */
 		sigaltstack(&cur, NULL);
 		atomic_store(&a->busy, false);
 		return;

@@ -62,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -333,12 +334,16 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 		lseek(quiet_fd, 0, SEEK_SET);
 	}
 	fflush(NULL);
+	pid_t explorer = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "schedfuzz: fork: %s\n", strerror(errno));
 		_exit(RT_EXIT_SETUP);
 	}
 	if (pid == 0) {
+		/* An explorer killed takes its schedule along. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != explorer)
+			_exit(RT_EXIT_SETUP);
 		if (quiet_fd >= 0) {
 			dup2(quiet_fd, 1);
 			dup2(quiet_fd, 2);
