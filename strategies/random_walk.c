@@ -1,8 +1,10 @@
-/* random_walk.c - the baseline: every decision uniformly at random.
+/* random_walk.c - the baseline: every decision at random.
  *
- * At each scheduling point any candidate may run, so a spinning thread is
- * preempted with probability 1 - 1/n per step: the walk is fair by itself
- * and ignores starvation notes. Spurious condition wakeups are allowed but
+ * At each scheduling point any candidate may run: among up to three
+ * uniformly, among more the current thread with probability 1/3 and each
+ * other alike (STAY_OVER below). So a spinning thread is preempted with
+ * probability at least 1/2 per step: the walk is fair by itself and
+ * ignores starvation notes. Spurious condition wakeups are allowed but
  * kept rare (1 in 32 waits) so that correct wait loops are not slowed. */
 #include <stdlib.h>
 
