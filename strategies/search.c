@@ -390,13 +390,15 @@ static bool same_node(const struct sx_node *n, const struct sx_log *log, const s
 	       o.w[1] == n->options.w[1];
 }
 
-/* The default a list leaves decision d to. Under SF_FLAG_FAIR the default
- * keeps the current thread running, as the logged one does, but where
- * the current thread cannot go on it may pick another than the logged
- * default: a first execution that followed no list names those. */
-static uint16_t default_of(const struct sx_search *s, const struct sx_decision *d)
+/* The default a list leaves decision d to. The search's lists are fair
+ * (SF_FLAG_FAIR, explicit.c): their default keeps the current thread
+ * running, as the logged plain default does, but where the current thread
+ * cannot go on it follows who gave way last, which the log does not know.
+ * Those decisions are named whatever was taken, so that a list repeats
+ * its prefix, an execution's that followed no list included. */
+static uint16_t default_of(const struct sx_decision *d)
 {
-	if (s->foreign && d->pick && (d->current < 0 || d->dflt != (uint16_t)d->current))
+	if (d->pick && (d->current < 0 || d->dflt != (uint16_t)d->current))
 		return SX_NO_DEFAULT;
 	return d->dflt;
 }
@@ -432,7 +434,7 @@ enum sx_fed sx_feed(struct sx_search *s, const struct sx_log *log, bool good)
 		*n = (struct sx_node){
 			.options = options_of(log, d),
 			.sel = d->value,
-			.dflt = default_of(s, d),
+			.dflt = default_of(d),
 			.current = d->pick ? d->current : -1,
 			.pick = d->pick,
 			.preemptions = prev ? (uint16_t)(prev->preemptions + preempts(prev, prev->sel)) : 0,
@@ -458,10 +460,7 @@ enum sx_fed sx_feed_first(struct sx_search *s, const struct sx_log *log, bool go
 	s->started = true;
 	s->nout = 0;
 	s->fixed = 0;
-	s->foreign = true;
-	enum sx_fed r = sx_feed(s, log, good);
-	s->foreign = false;
-	return r;
+	return sx_feed(s, log, good);
 }
 
 void sx_learn(struct sx_search *s, const uint64_t *pairs, uint32_t n)

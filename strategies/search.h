@@ -65,9 +65,7 @@ enum sx_fed sx_feed(struct sx_search *s, const struct sx_log *log, bool good);
 
 /* In place of the search's own first schedule, an execution another
  * strategy ran, logged (guided run's first fresh plan): the search
- * branches off it. That run followed no list, so the schedules built on
- * it name each of its decisions where a fair list's default (explicit.c)
- * might have gone elsewhere. Only before the first sx_next(). */
+ * branches off it. Only before the first sx_next(). */
 enum sx_fed sx_feed_first(struct sx_search *s, const struct sx_log *log, bool good);
 
 /* HaPSet pairs learned elsewhere: a fuzzing corpus's coverage. */

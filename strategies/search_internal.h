@@ -81,7 +81,6 @@ struct sx_search {
 	uint32_t depth, cap;
 	uint32_t fixed;  /* ICB: nodes below are the queued schedule's prefix */
 	bool started, finished;
-	bool foreign; /* feeding a first execution another strategy ran */
 	int round;       /* ICB: the bound being explored */
 	int bound_done;
 	bool exhausted;
