@@ -84,8 +84,6 @@ struct rt_guide {
 	uint64_t explored; /* fresh plans so far: the portfolio's index */
 
 	struct rt_reversals *reversals; /* NULL: no reversal arm */
-	const uint8_t *rev; /* its schedule being run */
-	size_t rev_size;
 
 	double yield[4];   /* EXPLORE, EXPLOIT: decayed share of new-feature schedules */
 	uint64_t runs[4], wins[4];
@@ -260,8 +258,8 @@ static struct entry *pick(struct rt_guide *g)
 	}
 	double at = (double)(sf_rng_next(&g->rng) >> 11) * 0x1p-53 * total;
 	for (uint32_t i = 0; i < g->ncorpus; i++) {
-		at -= weight(&g->corpus[i]);
-		if (at < 0 && !g->corpus[i].fixed)
+		at -= weight(&g->corpus[i]); /* a fixed entry weighs 0: never here */
+		if (at < 0)
 			return &g->corpus[i];
 	}
 	return &g->corpus[last];
@@ -316,11 +314,9 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 	}
 	if (rt_reversals_active(g->reversals) && reversal_turn(i)) {
 		const uint8_t *genome = rt_reversals_next(g->reversals, size);
-		if (genome) {
+		if (genome && set_current(g, genome, *size)) {
 			g->arm = REVERSE;
-			g->rev = genome;
-			g->rev_size = *size;
-			return genome;
+			return g->cur;
 		}
 	}
 	/* The arms' shares by recent yield, with a prior that leans to fresh
@@ -361,8 +357,7 @@ bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 	bool reversal = g->arm == REVERSE;
 	/* The thread count first: a first execution with too many threads
 	 * ends the arm before its log is analysed for nothing. */
-	if (g->reversals)
-		rt_reversals_threads(g->reversals, threads);
+	rt_reversals_threads(g->reversals, threads);
 	rt_reversals_ran(g->reversals, failed);
 	uint32_t found = 0;
 	for (uint32_t w = 0; w < WORDS; w++) {
@@ -384,8 +379,7 @@ bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 	}
 	/* An explicit list has nothing the mutator can vary: the reversal
 	 * arm's are kept for the directory and the fuzzers, not mutated. */
-	if (found && add_entry(g, reversal ? g->rev : g->cur, reversal ? g->rev_size : g->cur_size,
-			       found, reversal))
+	if (found && add_entry(g, g->cur, g->cur_size, found, reversal))
 		save_entry(g, &g->corpus[g->ncorpus - 1]);
 	return reversal;
 }

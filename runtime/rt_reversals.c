@@ -116,7 +116,7 @@ void rt_reversals_ran(struct rt_reversals *r, bool failed)
 
 void rt_reversals_threads(struct rt_reversals *r, uint32_t threads)
 {
-	if (threads > MOST_THREADS)
+	if (r && threads > MOST_THREADS)
 		r->done = true;
 }
 

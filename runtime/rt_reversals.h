@@ -21,7 +21,8 @@ void rt_reversals_watch(struct rt_reversals *r);
  * before anything else runs a child (a failure's replay check among
  * them). */
 void rt_reversals_ran(struct rt_reversals *r, bool failed);
-/* A schedule, of any arm, ran with this many threads (main included). */
+/* A schedule, of any arm, ran with this many threads (main included).
+ * Like rt_reversals_watch and rt_reversals_ran, a no-op for NULL. */
 void rt_reversals_threads(struct rt_reversals *r, uint32_t threads);
 /* Has the arm schedules left? False for NULL. */
 bool rt_reversals_active(const struct rt_reversals *r);
