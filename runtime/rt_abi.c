@@ -37,8 +37,10 @@
 static inline void on_volatile(const volatile void *p, uint32_t size, bool write, const void *pc)
 {
 	struct rt_thread *t = rt_self;
-	if (t)
-		rt_access_shared(t, (uintptr_t)p, size, write, pc);
+	if (t && write)
+		rt_write_shared(t, (uintptr_t)p, size, pc);
+	else if (t)
+		rt_read_shared(t, (uintptr_t)p, size, pc);
 }
 
 /* Memory only this thread touched so far is no scheduling point

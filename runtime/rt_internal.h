@@ -571,9 +571,11 @@ RT_HIDDEN void rt_park(_Atomic uint32_t *go);
 /* The memory-access slow path (rt_abi.c inlines the fast checks). */
 RT_HIDDEN void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
 			 const void *site);
-/* An atomic or volatile access: a scheduling point wherever it is. */
-RT_HIDDEN void rt_access_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
-				bool write, const void *site);
+/* A volatile read or write: a scheduling point wherever it is. */
+RT_HIDDEN void rt_read_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
+			      const void *site);
+RT_HIDDEN void rt_write_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
+			       const void *site);
 /* A read of addr: a fresh one (not among self's recent reads) is progress. */
 RT_HIDDEN void rt_read_seen(struct rt_thread *self, uintptr_t addr);
 

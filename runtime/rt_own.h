@@ -102,14 +102,18 @@ RT_HIDDEN enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uin
 RT_HIDDEN void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size);
 /* An atomic or volatile access: shared on purpose, whoever touched it. */
 RT_HIDDEN void rt_own_share_slow(uintptr_t a, uint32_t size);
-static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint32_t size)
+/* Shared already: the common case of a spin or a counter. */
+static inline __attribute__((always_inline)) bool rt_own_is_shared(uintptr_t a, uint32_t size)
 {
 	uintptr_t g = a >> RT_OWN_SHIFT, h = (a + size - 1) >> RT_OWN_SHIFT;
 	uint16_t shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
-	if (size <= RT_OWN_GRANULE && h < rt_own.limit && rt_own.map[g] == shared &&
-	    rt_own.map[h] == shared)
-		return; /* already: the common case of a spin or a counter */
-	rt_own_share_slow(a, size);
+	return size <= RT_OWN_GRANULE && h < rt_own.limit && rt_own.map[g] == shared &&
+	       rt_own.map[h] == shared;
+}
+static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint32_t size)
+{
+	if (!rt_own_is_shared(a, size))
+		rt_own_share_slow(a, size);
 }
 /* Freed memory belongs to nobody: its next user owns it afresh. */
 RT_HIDDEN void rt_own_forget(uintptr_t a, size_t size);

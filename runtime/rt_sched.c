@@ -340,9 +340,12 @@ static RT_NOINLINE void observe(struct rt_thread *self, enum rt_ev ev, uintptr_t
 		rt_anchors_event(self, ev, site);
 }
 
-static inline __attribute__((always_inline)) void record(struct rt_thread *self, enum rt_ev ev,
-							  uintptr_t addr, struct rt_obj *obj,
-							  uint32_t size, const void *site)
+/* The event in the trace, the fingerprint and the progress counters;
+ * returns its RT_EVF_* flags. */
+static inline __attribute__((always_inline)) uint8_t log_event(struct rt_thread *self,
+							       enum rt_ev ev, uintptr_t addr,
+							       struct rt_obj *obj, uint32_t size,
+							       const void *site)
 {
 	uint64_t s = ++rt.step;
 	struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
@@ -371,6 +374,15 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 		rt.retries += ev_is_retry[ev] || self->trying;
 	else
 		rt_progress(self);
+	return flags;
+}
+
+/* An event at a point: logged, counted toward change points, observed. */
+static inline __attribute__((always_inline)) void record(struct rt_thread *self, enum rt_ev ev,
+							  uintptr_t addr, struct rt_obj *obj,
+							  uint32_t size, const void *site)
+{
+	uint8_t flags = log_event(self, ev, addr, obj, size, site);
 	if (RT_UNLIKELY(rt.counting.what != SF_COUNT_NONE))
 		count(self, ev, addr);
 	if (RT_UNLIKELY(rt.observed))
@@ -560,8 +572,12 @@ uint32_t rt_choose(enum strat_choice what, uint32_t n)
 	return v;
 }
 
-void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
-	      uint32_t size, const void *site)
+/* A scheduling point. Inlined where the kind of event is known (the
+ * memory accesses below), so that the tests of the event's kind fold
+ * away. */
+static inline __attribute__((always_inline)) void point(struct rt_thread *self, enum rt_ev ev,
+							 uintptr_t addr, struct rt_obj *obj,
+							 uint32_t size, const void *site)
 {
 	if (RT_UNLIKELY(rt.reported))
 		return; /* the report is being written: nothing happens any more */
@@ -586,6 +602,12 @@ void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_o
 		rt_own_published(self); /* plain writes: rt_access */
 	if (RT_UNLIKELY(rt.retries >= __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED)))
 		rt_livelock_limit_passed();
+}
+
+void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
+	      uint32_t size, const void *site)
+{
+	point(self, ev, addr, obj, size, site);
 }
 
 void rt_point_try(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)
@@ -678,7 +700,8 @@ int rt_block_at(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, const voi
 
 /* The last RT_RECENT distinct addresses the thread read, searched in
  * full: a retry loop over up to that many addresses always hits. */
-void rt_read_seen(struct rt_thread *self, uintptr_t addr)
+static inline __attribute__((always_inline)) void read_seen(struct rt_thread *self,
+							     uintptr_t addr)
 {
 	for (int i = 0; i < RT_RECENT; i++)
 		if (self->recent[i] == addr)
@@ -687,12 +710,21 @@ void rt_read_seen(struct rt_thread *self, uintptr_t addr)
 	rt_progress(self);
 }
 
-static void access_point(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
-			 const void *site)
+void rt_read_seen(struct rt_thread *self, uintptr_t addr)
 {
-	rt_point(self, write ? EV_WRITE : EV_READ, addr, NULL, size, site);
-	if (!write)
-		rt_read_seen(self, addr);
+	read_seen(self, addr);
+}
+
+static inline __attribute__((always_inline)) void access_point(struct rt_thread *self,
+								uintptr_t addr, uint32_t size,
+								bool write, const void *site)
+{
+	if (write) {
+		point(self, EV_WRITE, addr, NULL, size, site);
+	} else {
+		point(self, EV_READ, addr, NULL, size, site);
+		read_seen(self, addr);
+	}
 }
 
 void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
@@ -711,15 +743,61 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 		rt_own_published(self);
 }
 
-void rt_access_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
-		      const void *site)
+/* Nothing to do at a point but log it: no report under way, no wait the
+ * kernel ends to look at, no signal to deliver, self the only candidate,
+ * and neither change points counted nor coverage, traces or the search
+ * listening. */
+static inline __attribute__((always_inline)) bool point_only_logs(const struct rt_thread *self)
 {
-	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
-		return;
+	return !(rt.reported | rt.observed | self->trying) && !rt.npolled &&
+	       !(self->sig_pending | rt_proc_sig_pending) &&
+	       rt.counting.what == SF_COUNT_NONE && only_self(self);
+}
+
+static RT_NOINLINE void access_shared_slow(struct rt_thread *self, uintptr_t addr, uint32_t size,
+					   bool write, const void *site)
+{
 	rt_own_share(addr, size);
 	access_point(self, addr, size, write, site);
 	if (write)
 		rt_own_published(self);
+}
+
+/* A volatile access: a point wherever it is. Its common case, memory
+ * already shared and nothing to do at the point but log it, is tested
+ * first and then done with no call (hook_ns): what access_shared_slow
+ * does in that case, and no more. One copy for reads, one for writes. */
+static inline __attribute__((always_inline)) void access_shared(struct rt_thread *self,
+								 uintptr_t addr, uint32_t size,
+								 bool write, const void *site)
+{
+	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
+		return;
+	/* A plain read or write leaves the retries as they are or zeroes
+	 * them, so below the limit now, point()'s test after the event
+	 * would not call rt_livelock_limit_passed. */
+	if (RT_UNLIKELY(!rt_own_is_shared(addr, size) || !point_only_logs(self) ||
+			rt.retries >= __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED))) {
+		access_shared_slow(self, addr, size, write, site);
+		return;
+	}
+	if (write) {
+		log_event(self, EV_WRITE, addr, NULL, size, site);
+		rt_own_published(self);
+	} else {
+		log_event(self, EV_READ, addr, NULL, size, site);
+		read_seen(self, addr);
+	}
+}
+
+void rt_read_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
+{
+	access_shared(self, addr, size, false, site);
+}
+
+void rt_write_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
+{
+	access_shared(self, addr, size, true, site);
 }
 
 void rt_thread_started(struct rt_thread *self)
