@@ -201,11 +201,11 @@ static inline void atomic_after(struct rt_thread *t, const volatile void *p, boo
 #define ATOMICS(N, T)                                                                        \
 	HOOK T __tsan_atomic##N##_load(const volatile T *a, int mo)                          \
 	{                                                                                    \
-		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_LOAD, RT_CALLER());   \
-		T v = __atomic_load_n(a, SC);                                                \
+		struct rt_thread *t = rt_self;                                               \
 		if (t)                                                                       \
-			rt_read_seen(t, (uintptr_t)a);                                       \
-		return v;                                                                    \
+			rt_atomic_load_point(t, (uintptr_t)a, N / 8, RT_CALLER());           \
+		ASAN_CHECK(a, N / 8, false, RT_CALLER());                                    \
+		return __atomic_load_n(a, SC);                                               \
 	}                                                                                    \
 	HOOK void __tsan_atomic##N##_store(volatile T *a, T v, int mo)                       \
 	{                                                                                    \

@@ -576,8 +576,10 @@ RT_HIDDEN void rt_read_shared(struct rt_thread *self, uintptr_t addr, uint32_t s
 			      const void *site);
 RT_HIDDEN void rt_write_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
 			       const void *site);
-/* A read of addr: a fresh one (not among self's recent reads) is progress. */
-RT_HIDDEN void rt_read_seen(struct rt_thread *self, uintptr_t addr);
+/* An atomic load's point, before the load (rt_abi.c): wherever it is, a
+ * fresh read is progress. */
+RT_HIDDEN void rt_atomic_load_point(struct rt_thread *self, uintptr_t addr, uint32_t size,
+				    const void *site);
 
 /* ---- the modelled operations, shared by the pthread and C11 entry points */
 

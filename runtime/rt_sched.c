@@ -273,7 +273,7 @@ static const uint8_t ev_is_lock[EV_COUNT] = {
 };
 
 /* Events that are no progress by themselves (see the top of the file):
- * a read is progress when fresh (rt_read_seen), an atomic update when it
+ * a read is progress when fresh (read_seen), an atomic update when it
  * changed the value (rt_abi.c). */
 static const uint8_t ev_is_idle[EV_COUNT] = {
 	[EV_READ] = 1,	      [EV_ATOMIC_LOAD] = 1,  [EV_ATOMIC_RMW] = 1, [EV_ATOMIC_CAS] = 1,
@@ -710,11 +710,6 @@ static inline __attribute__((always_inline)) void read_seen(struct rt_thread *se
 	rt_progress(self);
 }
 
-void rt_read_seen(struct rt_thread *self, uintptr_t addr)
-{
-	read_seen(self, addr);
-}
-
 static inline __attribute__((always_inline)) void access_point(struct rt_thread *self,
 								uintptr_t addr, uint32_t size,
 								bool write, const void *site)
@@ -754,50 +749,60 @@ static inline __attribute__((always_inline)) bool point_only_logs(const struct r
 	       rt.counting.what == SF_COUNT_NONE && only_self(self);
 }
 
-static RT_NOINLINE void access_shared_slow(struct rt_thread *self, uintptr_t addr, uint32_t size,
-					   bool write, const void *site)
+/* A point on memory shared on purpose: a volatile read (EV_READ) or
+ * write (EV_WRITE), an atomic load (EV_ATOMIC_LOAD). */
+static RT_NOINLINE void shared_point_slow(struct rt_thread *self, uintptr_t addr, uint32_t size,
+					  enum rt_ev ev, const void *site)
 {
 	rt_own_share(addr, size);
-	access_point(self, addr, size, write, site);
-	if (write)
+	point(self, ev, addr, NULL, size, site);
+	if (ev == EV_WRITE)
 		rt_own_published(self);
+	else
+		read_seen(self, addr);
 }
 
-/* A volatile access: a point wherever it is. Its common case, memory
- * already shared and nothing to do at the point but log it, is tested
- * first and then done with no call (hook_ns): what access_shared_slow
- * does in that case, and no more. One copy for reads, one for writes. */
-static inline __attribute__((always_inline)) void access_shared(struct rt_thread *self,
-								 uintptr_t addr, uint32_t size,
-								 bool write, const void *site)
+/* Its common case, memory shared already and nothing to do at the point
+ * but log it, is tested first and then done with no call (hook_ns): what
+ * shared_point_slow does in that case, and no more. These events leave
+ * the retries as they are or zero them, so below the limit now, point()'s
+ * test after the event would not call rt_livelock_limit_passed. */
+static inline __attribute__((always_inline)) void shared_point(struct rt_thread *self,
+								uintptr_t addr, uint32_t size,
+								enum rt_ev ev, const void *site)
 {
-	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
-		return;
-	/* A plain read or write leaves the retries as they are or zeroes
-	 * them, so below the limit now, point()'s test after the event
-	 * would not call rt_livelock_limit_passed. */
 	if (RT_UNLIKELY(!rt_own_is_shared(addr, size) || !point_only_logs(self) ||
 			rt.retries >= __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED))) {
-		access_shared_slow(self, addr, size, write, site);
+		shared_point_slow(self, addr, size, ev, site);
 		return;
 	}
-	if (write) {
-		log_event(self, EV_WRITE, addr, NULL, size, site);
+	log_event(self, ev, addr, NULL, size, site);
+	if (ev == EV_WRITE)
 		rt_own_published(self);
-	} else {
-		log_event(self, EV_READ, addr, NULL, size, site);
+	else
 		read_seen(self, addr);
-	}
+}
+
+static inline __attribute__((always_inline)) bool watched(uintptr_t addr)
+{
+	return rt.cfg.memory_points && addr - rt.unwatched_lo >= rt.unwatched_size;
 }
 
 void rt_read_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
 {
-	access_shared(self, addr, size, false, site);
+	if (watched(addr))
+		shared_point(self, addr, size, EV_READ, site);
 }
 
 void rt_write_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
 {
-	access_shared(self, addr, size, true, site);
+	if (watched(addr))
+		shared_point(self, addr, size, EV_WRITE, site);
+}
+
+void rt_atomic_load_point(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
+{
+	shared_point(self, addr, size, EV_ATOMIC_LOAD, site);
 }
 
 void rt_thread_started(struct rt_thread *self)
