@@ -362,6 +362,7 @@ struct rt_state {
 	bool dirty;
 	struct strat_candidate cand[RT_MAX_THREADS];
 	int ncand;
+	int solo; /* 1 + the slot of the only candidate, when it can complete; else 0 */
 
 	struct sf_plan plan;
 	const uint8_t *genome;

@@ -240,6 +240,7 @@ static void refresh(void)
 			rt.ncand++;
 		}
 	}
+	rt.solo = rt.ncand == 1 && !rt.cand[0].timeout ? rt.cand[0].tid + 1 : 0;
 	rt.dirty = false;
 }
 
@@ -424,7 +425,7 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 /* The common case needs no decision: self is the only candidate. */
 static inline bool only_self(const struct rt_thread *self)
 {
-	return !rt.dirty && rt.ncand == 1 && rt.cand[0].tid == self->slot && !rt.cand[0].timeout;
+	return !rt.dirty && rt.solo == self->slot + 1;
 }
 
 /* The candidates but self and timeouts (when others, not self, must run:
