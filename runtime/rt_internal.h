@@ -94,9 +94,9 @@ enum rt_ev {
 };
 extern const char *const rt_ev_names[EV_COUNT];
 
-/* One entry of the trace ring kept for reports. */
+/* One entry of the trace ring kept for reports. Every step logs one, so
+ * the event of step s is trace[s % RT_TRACE_SIZE] and needs no number. */
 struct rt_event {
-	uint64_t step;
 	const void *site;
 	uintptr_t addr; /* memory address, or the object's address */
 	uint32_t obj_id; /* stable per-execution object number, 0 for memory */

@@ -171,7 +171,7 @@ static void collect(struct symtab *st, const void *fail_site)
 		for (int i = 0; i < n; i++)
 			sym_add(st, (uintptr_t)f[i].site, false);
 		const struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
-		if (e->addr && rt_heap_log_freed(e->addr, e->step, f))
+		if (e->addr && rt_heap_log_freed(e->addr, s, f))
 			sym_add(st, (uintptr_t)f[0].site, false);
 	}
 }
@@ -352,7 +352,8 @@ static void print_cycle(struct symtab *st)
 	}
 }
 
-static void event_text(struct symtab *st, const struct rt_event *e, char *buf, size_t cap)
+static void event_text(struct symtab *st, const struct rt_event *e, uint64_t step, char *buf,
+		       size_t cap)
 {
 	char v[256];
 	const char *name = rt_ev_names[e->kind];
@@ -364,7 +365,7 @@ static void event_text(struct symtab *st, const struct rt_event *e, char *buf, s
 	case EV_ATOMIC_RMW:
 	case EV_ATOMIC_CAS: {
 		struct rt_freed f;
-		if (rt_heap_log_freed(e->addr, e->step, &f)) {
+		if (rt_heap_log_freed(e->addr, step, &f)) {
 			snprintf(buf, cap, "%s %u bytes of a block freed after step %llu by T%d at %s",
 				 name, e->size, (unsigned long long)f.step, f.tid,
 				 site_text(st, f.site));
@@ -408,9 +409,9 @@ static void print_trace(struct symtab *st)
 	for (uint64_t s = first; s <= rt.step; s++) {
 		struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
 		char ev[400];
-		event_text(st, e, ev, sizeof ev);
+		event_text(st, e, s, ev, sizeof ev);
 		char mark = (e->flags & RT_EVF_PREEMPT) ? '>' : (e->flags & RT_EVF_SWITCH) ? '-' : ' ';
-		fprintf(stderr, "  %c %6llu  T%-3u %-44s %s\n", mark, (unsigned long long)e->step,
+		fprintf(stderr, "  %c %6llu  T%-3u %-44s %s\n", mark, (unsigned long long)s,
 			e->tid, ev, site_text(st, e->site));
 		if (e->flags & RT_EVF_SPURIOUS)
 			fprintf(stderr, "%20s cond wait returned without a signal: a spurious wakeup, "

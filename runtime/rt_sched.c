@@ -358,7 +358,6 @@ static inline __attribute__((always_inline)) uint8_t log_event(struct rt_thread 
 		rt.preempt_pending = false;
 		rt.last_tid = self->tid;
 	}
-	e->step = s;
 	e->site = site;
 	e->addr = addr;
 	e->obj_id = obj ? obj->id : 0;
