@@ -437,7 +437,18 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 	fprintf(stderr, "schedfuzz: replaying it:\n");
 	setenv("SCHEDFUZZ_INPUT", path, 1);
 	rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
+	/* Its output is shown, on stderr with ours unless the run is
+	 * verbose: stdout carries only the paths of the inputs saved
+	 * (input=$(schedfuzz run ...)). */
+	fflush(NULL);
+	int out = rt_kept_output >= 0 ? dup(1) : -1;
+	if (out >= 0)
+		dup2(2, 1);
 	struct rt_child again = rt_run_child(input, size, argc, argv, envp, shared, -1, timeout);
+	if (out >= 0) {
+		dup2(out, 1);
+		close(out);
+	}
 	unsetenv("SCHEDFUZZ_INPUT");
 	rt.cfg.input_path = NULL;
 	if (again.failed && shared->fail == first->fail &&

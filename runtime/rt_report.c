@@ -467,6 +467,41 @@ static void print_hot_sites(struct symtab *st)
 	}
 }
 
+/* One word of a command line, as a shell reads it back: in single
+ * quotes unless it needs none. */
+static void print_word(const char *w)
+{
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_-+=/.,:@%") == strlen(w)) {
+		fputs(w, stderr);
+		return;
+	}
+	fputc('\'', stderr);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", stderr); /* end the quotes, a quoted quote, quotes again */
+		else
+			fputc(*w, stderr);
+	}
+	fputc('\'', stderr);
+}
+
+/* The program and its arguments, for the replay line. Under libFuzzer
+ * only the program: its arguments are libFuzzer's, and replay names the
+ * input itself. */
+static void print_program(void)
+{
+	if (!rt_main_argv || !rt_main_argv[0]) {
+		fputs("PROG", stderr);
+		return;
+	}
+	print_word(rt_main_argv[0]);
+	for (char **a = rt_main_argv + 1; !rt.under_libfuzzer && *a; a++) {
+		fputc(' ', stderr);
+		print_word(*a);
+	}
+}
+
 static void print_footer(void)
 {
 	char plan[512];
@@ -477,7 +512,6 @@ static void print_footer(void)
 		"==schedfuzz== schedule: %s (%llu steps, %llu decisions, %d threads; "
 		"schedfuzz " SCHEDFUZZ_VERSION ")\n",
 		plan, (unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.ncreated);
-	const char *prog = rt_main_argv && rt_main_argv[0] ? rt_main_argv[0] : "PROG";
 	/* A pinned strategy overrides the genome's: replay needs it too. */
 	const char *pin = rt.cfg.pinned ? getenv("SCHEDFUZZ_STRATEGY") : NULL;
 	if (rt.result && rt.result->async)
@@ -493,8 +527,12 @@ static void print_footer(void)
 			    : rt.cfg.input_path	    ? rt.cfg.input_path
 			    : rt_artifact_path(saved, sizeof saved) ? saved
 								    : "<saved input>";
-	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay %s -- %s\n",
-		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "", input, prog);
+	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay ",
+		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "");
+	print_word(input);
+	fputs(" -- ", stderr);
+	print_program();
+	fputc('\n', stderr);
 }
 
 static void report(enum rt_fail_kind kind, const void *site, const char *msg)
