@@ -51,6 +51,9 @@
 #define WD_SIGNAL SIGURG
 #define LIBFUZZER_DEFAULT_TIMEOUT 1200 /* seconds */
 #define MAX_BACKOFF_NS 1000000000ull   /* asking a lone thread at most once a second */
+/* How long a thread may go without a scheduling point once one was found
+ * spinning on a pause instruction (below). */
+#define SPIN_STALL_NS 1000000ull
 
 enum wd_request { WD_PREEMPT, WD_REPORT };
 
@@ -64,6 +67,7 @@ static struct {
 	_Atomic uint64_t start_ns;
 	_Atomic uint64_t expired; /* the serial the watchdog found out of time */
 	_Atomic bool declined; /* the signal landed in the runtime: ask again soon */
+	_Atomic bool spinning; /* a thread was preempted in a pause loop */
 } wd;
 
 static uint64_t now_ns(void)
@@ -210,6 +214,25 @@ static bool program_frame(const void *pc, const void **at)
 	return n > 0; /* a library's own thread, or lost: only if the frame was found */
 }
 
+/* Was the thread interrupted in a spin-wait loop: at a pause instruction
+ * or just after one (pause takes long, so most samples land after it)?
+ * Such a loop waits for another thread, which the schedule has parked:
+ * nothing it can compute is worth the default stall (a computation in
+ * code the runtime cannot see has no pause). Only the page of pc is
+ * read. */
+static bool at_pause(const void *pc)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	const uint8_t *p = pc;
+	uintptr_t off = (uintptr_t)p & 4095;
+	return (off >= 2 && p[-2] == 0xf3 && p[-1] == 0x90) ||
+	       (off <= 4094 && p[0] == 0xf3 && p[1] == 0x90);
+#else
+	(void)pc;
+	return false;
+#endif
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uctx)
 {
 	int saved_errno = errno;
@@ -237,6 +260,8 @@ static void on_signal(int sig, siginfo_t *si, void *uctx)
 		} else {
 			if ((v & 1) == WD_REPORT)
 				rt_fail_timeout_at(at);
+			if (at_pause((const char *)pc - 1)) /* rt_signal_pc's is a byte on */
+				atomic_store_explicit(&wd.spinning, true, memory_order_relaxed);
 			rt_preempt_async(self, at);
 		}
 	}
@@ -270,7 +295,16 @@ static void *watch(void *arg)
 	bool asked = false; /* a preemption was asked for since the last tick */
 	uint64_t flagged = 0, flagged_at = 0, reported_at = 0;
 	for (;;) {
-		nap(period);
+		/* Once a thread was found spinning on a pause, stalls are
+		 * looked for sooner: each may be a hand-off of a lock the
+		 * runtime cannot see (an inline-assembly MCS lock costs one
+		 * per acquisition). */
+		uint64_t stall = wd.stall_ns, tick = period;
+		if (atomic_load_explicit(&wd.spinning, memory_order_relaxed) && stall > SPIN_STALL_NS) {
+			stall = SPIN_STALL_NS;
+			tick = SPIN_STALL_NS / 2;
+		}
+		nap(tick);
 		uint64_t serial = atomic_load(&wd.serial);
 		if (!(serial & 1))
 			continue;
@@ -294,7 +328,7 @@ static void *watch(void *arg)
 			running_seen = running;
 			since = now;
 			cpu_since = running ? cpu_ns(running->ktid) : 0;
-			backoff = wd.stall_ns;
+			backoff = stall;
 		}
 		/* Since its last scheduling point, the running thread has been
 		 * there for ns of wall time, of which it computed for cpu; a
