@@ -738,15 +738,23 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 		rt_own_published(self);
 }
 
-/* Nothing to do at a point but log it: no report under way, no wait the
- * kernel ends to look at, no signal to deliver, self the only candidate,
- * and neither change points counted nor coverage, traces or the search
+/* The memory event about to be logged fires no change point (count()):
+ * nothing is counted, or lock acquisitions, or events and this is not the
+ * one a change point waits for. */
+static inline __attribute__((always_inline)) bool fires_nothing(void)
+{
+	return rt.counting.what == SF_COUNT_NONE || rt.counting.what == SF_COUNT_LOCKS ||
+	       (rt.counting.what == SF_COUNT_EVENTS && rt.step + 1 != rt.counting.next[0]);
+}
+
+/* Nothing to do at a memory access's point but log it: no report under
+ * way, no wait the kernel ends to look at, no signal to deliver, self the
+ * only candidate, no change point due, and no coverage, trace or search
  * listening. */
 static inline __attribute__((always_inline)) bool point_only_logs(const struct rt_thread *self)
 {
 	return !(rt.reported | rt.observed | self->trying) && !rt.npolled &&
-	       !(self->sig_pending | rt_proc_sig_pending) &&
-	       rt.counting.what == SF_COUNT_NONE && only_self(self);
+	       !(self->sig_pending | rt_proc_sig_pending) && only_self(self) && fires_nothing();
 }
 
 /* A point on memory shared on purpose: a volatile read (EV_READ) or
