@@ -260,7 +260,7 @@ static void on_signal(int sig, siginfo_t *si, void *uctx)
 		} else {
 			if ((v & 1) == WD_REPORT)
 				rt_fail_timeout_at(at);
-			if (at_pause((const char *)pc - 1)) /* rt_signal_pc's is a byte on */
+			if (pc && at_pause((const char *)pc - 1)) /* rt_signal_pc's is a byte on */
 				atomic_store_explicit(&wd.spinning, true, memory_order_relaxed);
 			rt_preempt_async(self, at);
 		}
