@@ -722,13 +722,20 @@ static inline __attribute__((always_inline)) void access_point(struct rt_thread 
 	}
 }
 
+/* Memory whose accesses are points at all: not with SCHEDFUZZ_MEMORY=0,
+ * nor in the runtime's own unwatched range. */
+static inline __attribute__((always_inline)) bool watched(uintptr_t addr)
+{
+	return rt.cfg.memory_points && addr - rt.unwatched_lo >= rt.unwatched_size;
+}
+
 void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
 {
 	if (addr - self->stack_lo < self->stack_size) { /* private by construction */
 		rt_own_stack(self, addr, size);
 		return;
 	}
-	if (!rt.cfg.memory_points || addr - rt.unwatched_lo < rt.unwatched_size)
+	if (!watched(addr))
 		return;
 	enum rt_own_verdict v = rt_own_point(self, addr, size, write);
 	if (v == RT_OWN_PASS)
@@ -757,17 +764,23 @@ static inline __attribute__((always_inline)) bool point_only_logs(const struct r
 	       !(self->sig_pending | rt_proc_sig_pending) && only_self(self) && fires_nothing();
 }
 
-/* A point on memory shared on purpose: a volatile read (EV_READ) or
- * write (EV_WRITE), an atomic load (EV_ATOMIC_LOAD). */
+/* After a point on memory shared on purpose: a write published, a read
+ * (a volatile one, EV_READ, or an atomic load) progress when fresh. */
+static inline __attribute__((always_inline)) void after_shared(struct rt_thread *self,
+								enum rt_ev ev, uintptr_t addr)
+{
+	if (ev == EV_WRITE)
+		rt_own_published(self);
+	else
+		read_seen(self, addr);
+}
+
 static RT_NOINLINE void shared_point_slow(struct rt_thread *self, uintptr_t addr, uint32_t size,
 					  enum rt_ev ev, const void *site)
 {
 	rt_own_share(addr, size);
 	point(self, ev, addr, NULL, size, site);
-	if (ev == EV_WRITE)
-		rt_own_published(self);
-	else
-		read_seen(self, addr);
+	after_shared(self, ev, addr);
 }
 
 /* Its common case, memory shared already and nothing to do at the point
@@ -785,15 +798,7 @@ static inline __attribute__((always_inline)) void shared_point(struct rt_thread 
 		return;
 	}
 	log_event(self, ev, addr, NULL, size, site);
-	if (ev == EV_WRITE)
-		rt_own_published(self);
-	else
-		read_seen(self, addr);
-}
-
-static inline __attribute__((always_inline)) bool watched(uintptr_t addr)
-{
-	return rt.cfg.memory_points && addr - rt.unwatched_lo >= rt.unwatched_size;
+	after_shared(self, ev, addr);
 }
 
 void rt_read_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
