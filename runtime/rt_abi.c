@@ -31,18 +31,6 @@
 
 #define HOOK RT_EXPORT
 
-/* A volatile access is a scheduling point even on the thread's own stack:
- * volatile there means another thread may touch it (a spin on a queue
- * node on the waiter's stack, as an MCS lock has). */
-static inline void on_volatile(const volatile void *p, uint32_t size, bool write, const void *pc)
-{
-	struct rt_thread *t = rt_self;
-	if (t && write)
-		rt_write_shared(t, (uintptr_t)p, size, pc);
-	else if (t)
-		rt_read_shared(t, (uintptr_t)p, size, pc);
-}
-
 /* Memory only this thread touched so far is no scheduling point
  * (rt_own.h): the common case ends here, inline, the thread's own stack
  * included. */
@@ -62,7 +50,7 @@ static inline void on_aligned(const volatile void *p, uint32_t size, bool write,
 		rt_access(t, (uintptr_t)p, size, write, pc);
 }
 
-/* ---- plain, unaligned, volatile and compound accesses ------------------- */
+/* ---- plain, unaligned and compound accesses (volatile ones: rt_sched.c) -- */
 
 #define ACCESS_HOOKS(N)                                                                    \
 	HOOK void __tsan_read##N(void *p) { on_aligned(p, N, false, RT_CALLER()); }           \
@@ -71,10 +59,6 @@ static inline void on_aligned(const volatile void *p, uint32_t size, bool write,
 	HOOK void __tsan_write##N##_pc(void *p, void *pc) { on_aligned(p, N, true, pc); }     \
 	HOOK void __tsan_unaligned_read##N(const void *p) { on_access(p, N, false, RT_CALLER()); } \
 	HOOK void __tsan_unaligned_write##N(void *p) { on_access(p, N, true, RT_CALLER()); }  \
-	HOOK void __tsan_volatile_read##N(void *p) { on_volatile(p, N, false, RT_CALLER()); } \
-	HOOK void __tsan_volatile_write##N(void *p) { on_volatile(p, N, true, RT_CALLER()); } \
-	HOOK void __tsan_unaligned_volatile_read##N(void *p) { on_volatile(p, N, false, RT_CALLER()); } \
-	HOOK void __tsan_unaligned_volatile_write##N(void *p) { on_volatile(p, N, true, RT_CALLER()); } \
 	/* A compound access (x += 1) is a read immediately followed by a      \
 	 * write: one scheduling point, recorded as the write it ends with. */ \
 	HOOK void __tsan_read_write##N(void *p) { on_aligned(p, N, true, RT_CALLER()); }      \

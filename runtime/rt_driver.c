@@ -167,6 +167,10 @@ void rt_init(void)
 	rt.cfg.timeout_ms = rt_env_u64("SCHEDFUZZ_TIMEOUT", RT_DEFAULT_TIMEOUT_S) * 1000;
 	rt.cfg.memory_points = rt_env_u64("SCHEDFUZZ_MEMORY", 1) != 0;
 	rt.cfg.memory_all = rt_env_u64("SCHEDFUZZ_MEMORY", 1) >= 2;
+	if (!rt.cfg.memory_points) { /* every address unwatched: one test in watched() */
+		rt.unwatched_lo = 0;
+		rt.unwatched_size = UINTPTR_MAX;
+	}
 	/* AFL_NO_AFFINITY (afl-fuzz passes its environment on): the user
 	 * asked for no binding, and a pinned target would look like a
 	 * CPU-locked task to the free-core scan of every afl-fuzz started

@@ -572,11 +572,6 @@ RT_HIDDEN void rt_park(_Atomic uint32_t *go);
 /* The memory-access slow path (rt_abi.c inlines the fast checks). */
 RT_HIDDEN void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
 			 const void *site);
-/* A volatile read or write: a scheduling point wherever it is. */
-RT_HIDDEN void rt_read_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
-			      const void *site);
-RT_HIDDEN void rt_write_shared(struct rt_thread *self, uintptr_t addr, uint32_t size,
-			       const void *site);
 /* An atomic load's point, before the load (rt_abi.c): wherever it is, a
  * fresh read is progress. */
 RT_HIDDEN void rt_atomic_load_point(struct rt_thread *self, uintptr_t addr, uint32_t size,

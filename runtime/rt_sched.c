@@ -722,11 +722,12 @@ static inline __attribute__((always_inline)) void access_point(struct rt_thread 
 	}
 }
 
-/* Memory whose accesses are points at all: not with SCHEDFUZZ_MEMORY=0,
- * nor in the runtime's own unwatched range. */
+/* Memory whose accesses are points at all: not in the runtime's own
+ * unwatched range, which is all memory with SCHEDFUZZ_MEMORY=0
+ * (rt_driver.c). */
 static inline __attribute__((always_inline)) bool watched(uintptr_t addr)
 {
-	return rt.cfg.memory_points && addr - rt.unwatched_lo >= rt.unwatched_size;
+	return addr - rt.unwatched_lo >= rt.unwatched_size;
 }
 
 void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
@@ -801,17 +802,42 @@ static inline __attribute__((always_inline)) void shared_point(struct rt_thread 
 	after_shared(self, ev, addr);
 }
 
-void rt_read_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
+/* The TSan ABI's volatile access hooks (rt_abi.c has the others). A
+ * volatile access is a scheduling point even on the thread's own stack:
+ * volatile there means another thread may touch it (a spin on a queue
+ * node on the waiter's stack, as an MCS lock has). They are here, in the
+ * runtime's section, rather than with the other hooks: every one of them
+ * is a point, and here the access's size folds into shared_point's tests
+ * (hook_ns). */
+static inline __attribute__((always_inline)) void volatile_access(const volatile void *p,
+								   uint32_t size, enum rt_ev ev,
+								   const void *site)
 {
-	if (watched(addr))
-		shared_point(self, addr, size, EV_READ, site);
+	struct rt_thread *self = rt_self;
+	if (self && watched((uintptr_t)p))
+		shared_point(self, (uintptr_t)p, size, ev, site);
 }
 
-void rt_write_shared(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
-{
-	if (watched(addr))
-		shared_point(self, addr, size, EV_WRITE, site);
-}
+#define VOLATILE_HOOKS(N)                                                                   \
+	RT_EXPORT void __tsan_volatile_read##N(void *p) { volatile_access(p, N, EV_READ, RT_CALLER()); } \
+	RT_EXPORT void __tsan_volatile_write##N(void *p)                                      \
+	{                                                                                     \
+		volatile_access(p, N, EV_WRITE, RT_CALLER());                                 \
+	}                                                                                     \
+	RT_EXPORT void __tsan_unaligned_volatile_read##N(void *p)                             \
+	{                                                                                     \
+		volatile_access(p, N, EV_READ, RT_CALLER());                                  \
+	}                                                                                     \
+	RT_EXPORT void __tsan_unaligned_volatile_write##N(void *p)                            \
+	{                                                                                     \
+		volatile_access(p, N, EV_WRITE, RT_CALLER());                                 \
+	}
+
+VOLATILE_HOOKS(1)
+VOLATILE_HOOKS(2)
+VOLATILE_HOOKS(4)
+VOLATILE_HOOKS(8)
+VOLATILE_HOOKS(16)
 
 void rt_atomic_load_point(struct rt_thread *self, uintptr_t addr, uint32_t size, const void *site)
 {
