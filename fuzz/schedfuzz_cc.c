@@ -48,8 +48,9 @@
  * SCHEDFUZZ_LIBDIR the directory holding libschedfuzz_rt.a,
  * SCHEDFUZZ_FUZZER_LIB libFuzzer's archive, SCHEDFUZZ_AFL_RT AFL++'s
  * afl-compiler-rt.o, SCHEDFUZZ_CLANG_RT_DIR clang's runtime directory (for
- * UBSan's), SCHEDFUZZ_SANITIZER sanitizers to add, SCHEDFUZZ_CC_VERBOSE=1 prints
- * the command that runs. */
+ * UBSan's), SCHEDFUZZ_SANITIZER sanitizers to add, SCHEDFUZZ_INLINE=0 calls
+ * the access hooks instead of compiling their fast path inline
+ * (cc_inline.c), SCHEDFUZZ_CC_VERBOSE=1 prints the commands that run. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <libgen.h>
@@ -60,6 +61,8 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+
+#include "cc_inline.h"
 
 #ifndef SCHEDFUZZ_DEFAULT_CLANG
 #define SCHEDFUZZ_DEFAULT_CLANG "clang-14"
@@ -316,6 +319,8 @@ static bool own_option(const char *a, const char *self, const char *compiler)
 		       "  SCHEDFUZZ_ENGINE=libfuzzer|afl|standalone   the engine of a harness\n"
 		       "  SCHEDFUZZ_SANITIZER=address|undefined       a sanitizer, flags unchanged\n"
 		       "  SCHEDFUZZ_CLANG, SCHEDFUZZ_CLANGXX          the compiler to run\n"
+		       "  SCHEDFUZZ_INLINE=0                          call the access hooks, not\n"
+		       "                                              their fast path inline\n"
 		       "  SCHEDFUZZ_CC_VERBOSE=1                      print the command it runs\n",
 		       self, compiler);
 		return true;
@@ -372,12 +377,7 @@ int main(int argc, char **argv)
 			afl_driver = true;
 		else if (a[0] != '-' || !strcmp(a, "-"))
 			has_input = true;
-		/* Options whose next word is a value, not an input. */
-		if (!strcmp(a, "-o") || !strcmp(a, "-x") || !strcmp(a, "-I") || !strcmp(a, "-L") ||
-		    !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ") ||
-		    !strcmp(a, "-include") || !strcmp(a, "-isystem") || !strcmp(a, "-D") ||
-		    !strcmp(a, "-U") || !strcmp(a, "-Xlinker") || !strcmp(a, "-idirafter") ||
-		    !strcmp(a, "-iquote") || !strcmp(a, "-imacros") || !strcmp(a, "-l"))
+		if (cc_takes_value(a))
 			i++;
 	}
 	/* SCHEDFUZZ_SANITIZER asks for sanitizers without touching a build's
@@ -518,6 +518,13 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* The default mode's hooks: their fast path inline where the
+	 * compiler can take it (cc_inline.c). */
+	if (!asan && !info_only && has_input) {
+		int status = cc_inline_run(c.argv, c.argc, fmt("%s/schedfuzz_inline.bc", libdir()));
+		if (status >= 0)
+			return status;
+	}
 	if (getenv("SCHEDFUZZ_CC_VERBOSE")) {
 		for (int i = 0; i < c.argc; i++)
 			fprintf(stderr, "%s%s", i ? " " : "", c.argv[i]);

@@ -50,6 +50,14 @@ static inline void on_aligned(const volatile void *p, uint32_t size, bool write,
 		rt_access(t, (uintptr_t)p, size, write, pc);
 }
 
+/* Entered from the fast path compiled into the program (rt_inline.c),
+ * when it did not pass: its return address is in the program, at the
+ * access, as a hook's is. */
+HOOK RT_NOINLINE void rt_access_slow(struct rt_thread *t, void *p, uint32_t size, bool write)
+{
+	rt_access(t, (uintptr_t)p, size, write, RT_CALLER());
+}
+
 /* ---- plain, unaligned and compound accesses (volatile ones: rt_sched.c) -- */
 
 #define ACCESS_HOOKS(N)                                                                    \

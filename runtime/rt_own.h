@@ -97,6 +97,19 @@ static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *
 enum rt_own_verdict { RT_OWN_PASS, RT_OWN_POINT, RT_OWN_POINT_SHARED };
 RT_HIDDEN enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size,
 					   bool write);
+/* The slow path of the fast path that schedfuzz-cc compiles into the
+ * program itself (rt_inline.c): what the hooks do when rt_own_mine says
+ * no. That code reads struct rt_thread and rt_own as this runtime lays
+ * them out, so the name carries RT_INLINE_ABI, a hash of the runtime's
+ * headers (runtime/CMakeLists.txt): an object compiled against another
+ * build fails to link rather than reading the wrong fields. */
+#ifndef RT_INLINE_ABI
+#define RT_INLINE_ABI 0
+#endif
+#define RT_ACCESS_SLOW_(abi) __schedfuzz_access_slow_##abi
+#define RT_ACCESS_SLOW(abi) RT_ACCESS_SLOW_(abi)
+#define rt_access_slow RT_ACCESS_SLOW(RT_INLINE_ABI)
+RT_EXPORT void rt_access_slow(struct rt_thread *t, void *p, uint32_t size, bool write);
 /* An access to t's own stack: never a point; its granules become t's
  * (unless another thread was handed an object there). */
 RT_HIDDEN void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size);

@@ -1,0 +1,441 @@
+/* cc_inline.c - schedfuzz-cc's compile in two steps, with the access
+ * checks inline.
+ *
+ * Every load and store of the program calls a hook (__tsan_read4, ...),
+ * and on memory the thread owns the hook only checks the shadow and
+ * returns. The call itself costs as much as the check: the program's
+ * registers are saved around it and its loops cannot keep values in them.
+ * So each source is compiled to LLVM bitcode with the command's own
+ * options (the TSan pass included); llvm-link adds the runtime's fast path
+ * (rt_inline.c, schedfuzz_inline.bc), whose definitions of the hooks it
+ * makes internal to that module; opt inlines them (always-inline alone:
+ * the module was optimised in the first step); and clang compiles the
+ * result to the object without optimising it again. Only the slow path
+ * stays a call. (clang 14's -mlink-builtin-bitcode would link, but not
+ * for bitcode input.) The
+ * objects hold the same scheduling points as before; they are only
+ * cheaper to pass (docs/cost.md).
+ *
+ * Commands it leaves alone run as before, with the hooks called:
+ * position-independent code (the inline check reads the runtime's
+ * thread-local state with the executable's TLS model), LTO, assembly,
+ * preprocessing and other outputs, response files, a compiler of another
+ * LLVM version than the bitcode's or without llvm-link and opt beside it,
+ * and
+ * SCHEDFUZZ_INLINE=0. */
+#define _GNU_SOURCE
+#include "cc_inline.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SCHEDFUZZ_DEFAULT_CLANG
+#define SCHEDFUZZ_DEFAULT_CLANG "clang-14"
+#endif
+#ifndef SCHEDFUZZ_DEFAULT_CLANGXX
+#define SCHEDFUZZ_DEFAULT_CLANGXX "clang++-14"
+#endif
+#ifndef SCHEDFUZZ_CLANG_MAJOR
+#define SCHEDFUZZ_CLANG_MAJOR 14
+#endif
+
+bool cc_takes_value(const char *a)
+{
+	static const char *const with_value[] = {
+		"-o", "-x", "-I", "-L", "-MF", "-MT", "-MQ", "-include", "-isystem", "-D", "-U",
+		"-Xlinker", "-idirafter", "-iquote", "-imacros", "-l", "-mllvm", "-Xclang",
+		"-Xassembler", "-Xpreprocessor", "-target", "-z", "-u", "-T", "-e", "-isysroot",
+		"-iprefix", "-iwithprefix", "-iwithprefixbefore", "-imultilib", "--param", "-MJ",
+		"-arch", "-include-pch",
+	};
+	for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
+		if (!strcmp(a, with_value[i]))
+			return true;
+	return false;
+}
+
+static bool has_prefix(const char *a, const char *p) { return !strncmp(a, p, strlen(p)); }
+
+/* A file clang compiles from C or C++, by its name. */
+static bool is_source(const char *a)
+{
+	static const char *const ext[] = { "c", "cc", "cp", "cpp", "cxx", "c++", "C", "CPP", "i", "ii" };
+	const char *dot = strrchr(a, '.');
+	if (!dot || strchr(dot, '/'))
+		return false;
+	for (size_t i = 0; i < sizeof ext / sizeof *ext; i++)
+		if (!strcmp(dot + 1, ext[i]))
+			return true;
+	return false;
+}
+
+/* An option this path does not handle: another kind of output, code for
+ * a shared object, whole-program or split builds. */
+static bool declines(const char *a)
+{
+	static const char *const exact[] = { "-fPIC", "-fpic", "-shared", "-S", "-E", "-M", "-MM",
+					     "-fsyntax-only", "-emit-llvm", "-x", "-", "-###",
+					     "-gsplit-dwarf" };
+	for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+		if (!strcmp(a, exact[i]))
+			return true;
+	return a[0] == '@' || has_prefix(a, "-flto") || has_prefix(a, "-save-temps") ||
+	       has_prefix(a, "-fembed-bitcode");
+}
+
+/* Options the second step (bitcode to object) needs: optimisation,
+ * target and code generation. Instrumenting ones stay out of it: the
+ * first step ran those passes, and they must not see the hooks' code. */
+static int codegen_words(char **argv, int i, int argc)
+{
+	const char *a = argv[i];
+	if (!strcmp(a, "-mllvm") || !strcmp(a, "-target") || !strcmp(a, "-Xassembler"))
+		return i + 1 < argc ? 2 : 0;
+	static const char *const instrumenting[] = {
+		"-fsanitize", "-fno-sanitize", "-fprofile", "-fno-profile", "-fcs-profile",
+		"-fpass-plugin", "-fplugin", "-fcoverage", "-fno-coverage",
+		"-fsave-optimization-record",
+	};
+	if (has_prefix(a, "-f")) {
+		for (size_t k = 0; k < sizeof instrumenting / sizeof *instrumenting; k++)
+			if (has_prefix(a, instrumenting[k]))
+				return 0;
+		return 1;
+	}
+	return has_prefix(a, "-O") || has_prefix(a, "-g") || has_prefix(a, "-m") ||
+			       has_prefix(a, "-Wa,") || has_prefix(a, "--target=") || !strcmp(a, "-w")
+		       ? 1
+		       : 0;
+}
+
+struct words {
+	char **v;
+	int n, cap;
+};
+
+static void add(struct words *w, const char *a)
+{
+	if (w->n + 2 > w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 64;
+		w->v = realloc(w->v, (size_t)w->cap * sizeof *w->v);
+		if (!w->v) {
+			fprintf(stderr, "schedfuzz-cc: out of memory\n");
+			exit(1);
+		}
+	}
+	w->v[w->n++] = (char *)a;
+	w->v[w->n] = NULL;
+}
+
+/* Runs a command to its end: its exit status (128 + the signal that
+ * ended it, 127 if it did not start). */
+static int run(char **v)
+{
+	if (getenv("SCHEDFUZZ_CC_VERBOSE")) {
+		for (int i = 0; v[i]; i++)
+			fprintf(stderr, "%s%s", i ? " " : "", v[i]);
+		fprintf(stderr, "\n");
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return 127;
+	if (pid == 0) {
+		execvp(v[0], v);
+		fprintf(stderr, "schedfuzz-cc: cannot run %s: %s\n", v[0], strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Whether the compiler reads the bitcode's LLVM version: the one schedfuzz
+ * was built with, or one that says it has the same major version. */
+static bool same_llvm(const char *compiler)
+{
+	if (!strcmp(compiler, SCHEDFUZZ_DEFAULT_CLANG) || !strcmp(compiler, SCHEDFUZZ_DEFAULT_CLANGXX))
+		return true;
+	const char *base = strrchr(compiler, '/');
+	if (has_prefix(base ? base + 1 : compiler, "afl-"))
+		return false; /* AFL++'s wrappers add passes of their own to every step */
+	char *cmd;
+	if (strchr(compiler, '\'') || asprintf(&cmd, "'%s' -dumpversion 2>/dev/null", compiler) < 0)
+		return false;
+	FILE *p = popen(cmd, "r");
+	free(cmd);
+	if (!p)
+		return false;
+	int major = 0;
+	bool ok = fscanf(p, "%d", &major) == 1;
+	return pclose(p) == 0 && ok && major == SCHEDFUZZ_CLANG_MAJOR;
+}
+
+/* An LLVM tool (llvm-link, opt) of the compiler's own LLVM: beside the
+ * clang it runs (/usr/bin/clang-14 is /usr/lib/llvm-14/bin/clang), else
+ * TOOL-MAJOR or TOOL on the PATH; NULL if there is none. */
+static char *find_llvm_tool(const char *compiler, const char *tool)
+{
+	char *path = NULL;
+	if (strchr(compiler, '/')) {
+		path = realpath(compiler, NULL);
+	} else {
+		const char *dirs = getenv("PATH");
+		char *copy = strdup(dirs ? dirs : "/usr/bin"), *save = NULL;
+		for (char *d = strtok_r(copy, ":", &save); d && !path; d = strtok_r(NULL, ":", &save)) {
+			char *cand;
+			if (asprintf(&cand, "%s/%s", d, compiler) < 0)
+				exit(1);
+			if (access(cand, X_OK) == 0)
+				path = realpath(cand, NULL);
+			free(cand);
+		}
+		free(copy);
+	}
+	char *out;
+	if (path) {
+		if (asprintf(&out, "%s/%s", dirname(path), tool) < 0)
+			exit(1);
+		free(path);
+		if (access(out, X_OK) == 0)
+			return out;
+		free(out);
+	}
+	for (int versioned = 1; versioned >= 0; versioned--) {
+		char *name, *probe;
+		if ((versioned ? asprintf(&name, "%s-%d", tool, SCHEDFUZZ_CLANG_MAJOR)
+			       : asprintf(&name, "%s", tool)) < 0 ||
+		    asprintf(&probe, "command -v %s >/dev/null 2>&1", name) < 0)
+			exit(1);
+		int found = system(probe) == 0;
+		free(probe);
+		if (found)
+			return name;
+		free(name);
+	}
+	return NULL;
+}
+
+/* The object clang writes for a source compiled with -c and no -o. */
+static char *default_object(const char *src)
+{
+	char *copy = strdup(src), *base = basename(copy), *out;
+	char *dot = strrchr(base, '.');
+	if (dot)
+		*dot = 0;
+	if (asprintf(&out, "%s.o", base) < 0)
+		exit(1);
+	free(copy);
+	return out;
+}
+
+/* The LLVM tools of the second step. */
+struct tools {
+	char *link, *opt;
+};
+
+/* Steps two and three: the hooks' fast path linked into the bitcode at
+ * obj and inlined (only that: the module was optimised in step one), then
+ * the result compiled in place to an object. */
+static int to_object(char **argv, int argc, const char *obj, const char *bitcode,
+		     const struct tools *tools)
+{
+	struct stat st;
+	if (stat(obj, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0; /* -o /dev/null: nothing to finish */
+	char *linked, *inlined, *tmp;
+	if (asprintf(&linked, "%s.schedfuzz-linked.bc", obj) < 0 ||
+	    asprintf(&inlined, "%s.schedfuzz-inlined.bc", obj) < 0 ||
+	    asprintf(&tmp, "%s.schedfuzz-inline.o", obj) < 0)
+		exit(1);
+	char *link[] = { tools->link, (char *)obj, "--internalize", "--only-needed", (char *)bitcode,
+			 "-o", linked, NULL };
+	char *opt[] = { tools->opt, "-passes=always-inline,globaldce", linked, "-o", inlined, NULL };
+	int status = run(link);
+	if (status == 0)
+		status = run(opt);
+	if (status == 0) {
+		struct words w = { 0 };
+		add(&w, argv[0]);
+		for (int i = 1; i < argc; i++) {
+			int k = codegen_words(argv, i, argc);
+			for (int j = 0; j < k; j++)
+				add(&w, argv[i + j]);
+			if (k == 0 && cc_takes_value(argv[i]))
+				i++;
+			else if (k > 1)
+				i += k - 1;
+		}
+		const char *tail[] = { "-Wno-unused-command-line-argument", "-c", "-x", "ir", inlined,
+				       "-Xclang", "-disable-llvm-passes", "-o", tmp };
+		for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+			add(&w, tail[i]);
+		status = run(w.v);
+		free(w.v);
+	}
+	if (status == 0 && rename(tmp, obj) != 0)
+		status = 1;
+	unlink(linked);
+	unlink(inlined);
+	if (status != 0)
+		unlink(tmp);
+	free(linked);
+	free(inlined);
+	free(tmp);
+	return status;
+}
+
+/* The second step failed (it should not): the command as it was, with
+ * the hooks called. */
+static int fall_back(char **argv)
+{
+	fprintf(stderr, "schedfuzz-cc: could not inline the access checks; compiling with calls "
+			"(SCHEDFUZZ_INLINE=0 skips the attempt)\n");
+	return run(argv);
+}
+
+/* -c: the command itself writes bitcode where the objects go, then each
+ * becomes its object. */
+static int compile_only(char **argv, int argc, const char *out, const char *bitcode,
+			const struct tools *tools)
+{
+	struct words w = { 0 };
+	for (int i = 0; i < argc; i++)
+		add(&w, argv[i]);
+	add(&w, "-emit-llvm");
+	int status = run(w.v);
+	free(w.v);
+	if (status != 0)
+		return status;
+	for (int i = 1; i < argc; i++) {
+		if (cc_takes_value(argv[i])) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] == '-' || !is_source(argv[i]))
+			continue;
+		char *obj = out ? strdup(out) : default_object(argv[i]);
+		status = to_object(argv, argc, obj, bitcode, tools);
+		free(obj);
+		if (status != 0)
+			return fall_back(argv);
+		if (out)
+			break;
+	}
+	return 0;
+}
+
+/* Sources on a link command: each compiled to an object in a scratch
+ * directory, in two steps, then the link with those objects in the
+ * sources' places. */
+static int compile_and_link(char **argv, int argc, const char *bitcode,
+			    const struct tools *tools)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir;
+	if (asprintf(&dir, "%s/schedfuzz-cc.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0 ||
+	    !mkdtemp(dir)) {
+		fprintf(stderr, "schedfuzz-cc: cannot make a scratch directory: %s\n", strerror(errno));
+		return 1;
+	}
+	struct words link = { 0 }, made = { 0 };
+	int status = 0;
+	for (int i = 0; i < argc && status == 0; i++) {
+		if (i > 0 && cc_takes_value(argv[i])) {
+			add(&link, argv[i]);
+			if (++i < argc)
+				add(&link, argv[i]);
+			continue;
+		}
+		if (i == 0 || argv[i][0] == '-' || !is_source(argv[i])) {
+			add(&link, argv[i]);
+			continue;
+		}
+		char *obj;
+		if (asprintf(&obj, "%s/%d.o", dir, made.n) < 0)
+			exit(1);
+		add(&made, obj);
+		add(&link, obj);
+		struct words cc = { 0 };
+		for (int j = 0; j < argc; j++) {
+			if (j > 0 && !strcmp(argv[j], "-o")) {
+				j++;
+				continue;
+			}
+			if (j > 0 && cc_takes_value(argv[j])) {
+				add(&cc, argv[j]);
+				if (++j < argc)
+					add(&cc, argv[j]);
+				continue;
+			}
+			if (j == i || j == 0 || argv[j][0] == '-' || !is_source(argv[j]))
+				add(&cc, argv[j]);
+		}
+		const char *tail[] = { "-c", "-emit-llvm", "-o", obj };
+		for (size_t k = 0; k < sizeof tail / sizeof *tail; k++)
+			add(&cc, tail[k]);
+		status = run(cc.v);
+		free(cc.v);
+		if (status == 0 && to_object(argv, argc, obj, bitcode, tools) != 0)
+			status = -1;
+	}
+	if (status == 0)
+		status = run(link.v);
+	else if (status == -1)
+		status = fall_back(argv);
+	for (int i = 0; i < made.n; i++) {
+		unlink(made.v[i]);
+		free(made.v[i]);
+	}
+	rmdir(dir);
+	free(dir);
+	free(link.v);
+	free(made.v);
+	return status;
+}
+
+int cc_inline_run(char **argv, int argc, const char *bitcode)
+{
+	const char *env = getenv("SCHEDFUZZ_INLINE");
+	if ((env && !strcmp(env, "0")) || access(bitcode, R_OK) != 0)
+		return -1;
+	bool compile = false, deps = false;
+	int sources = 0, others = 0;
+	const char *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (declines(a))
+			return -1;
+		if (!strcmp(a, "-c"))
+			compile = true;
+		else if (has_prefix(a, "-M"))
+			deps = true;
+		if (!strcmp(a, "-o") && i + 1 < argc)
+			out = argv[i + 1];
+		if (cc_takes_value(a))
+			i++;
+		else if (a[0] != '-' && is_source(a))
+			sources++;
+		else if (a[0] != '-')
+			others++;
+	}
+	if (sources == 0 || (out && !strcmp(out, "-")) || (compile && (others || (out && sources > 1))) ||
+	    (!compile && deps) || !same_llvm(argv[0]))
+		return -1;
+	struct tools tools = { find_llvm_tool(argv[0], "llvm-link"), find_llvm_tool(argv[0], "opt") };
+	int status = -1;
+	if (tools.link && tools.opt)
+		status = compile ? compile_only(argv, argc, out, bitcode, &tools)
+				 : compile_and_link(argv, argc, bitcode, &tools);
+	free(tools.link);
+	free(tools.opt);
+	return status;
+}

@@ -1,0 +1,21 @@
+/* cc_inline.h - compiling with the access checks inline (cc_inline.c). */
+#ifndef SCHEDFUZZ_CC_INLINE_H
+#define SCHEDFUZZ_CC_INLINE_H
+
+#include <stdbool.h>
+
+/* Options whose next word is their value, not an input. */
+bool cc_takes_value(const char *arg);
+
+/* Runs the compiler command argv (argv[0] the compiler, the TSan pass on,
+ * NULL-terminated) so that the fast path of the memory-access hooks,
+ * LLVM bitcode at bitcode, is inlined into every object it compiles: each
+ * source is compiled to bitcode with the command's own options, then that
+ * bitcode, with the hooks' bitcode linked in, to the object; a link runs
+ * as asked, on those objects. Returns the command's exit status, or -1
+ * when the command is one it leaves alone (no source, position-independent
+ * code, LTO, output other than objects or executables, another compiler
+ * version): the caller then runs argv as it is. */
+int cc_inline_run(char **argv, int argc, const char *bitcode);
+
+#endif
