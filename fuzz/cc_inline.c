@@ -35,15 +35,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef SCHEDFUZZ_DEFAULT_CLANG
-#define SCHEDFUZZ_DEFAULT_CLANG "clang-14"
-#endif
-#ifndef SCHEDFUZZ_DEFAULT_CLANGXX
-#define SCHEDFUZZ_DEFAULT_CLANGXX "clang++-14"
-#endif
-#ifndef SCHEDFUZZ_CLANG_MAJOR
-#define SCHEDFUZZ_CLANG_MAJOR 14
-#endif
+/* SCHEDFUZZ_DEFAULT_CLANG, SCHEDFUZZ_DEFAULT_CLANGXX and
+ * SCHEDFUZZ_CLANG_MAJOR come from the build (fuzz/CMakeLists.txt). */
 
 bool cc_takes_value(const char *a)
 {
