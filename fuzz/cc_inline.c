@@ -82,7 +82,7 @@ static bool declines(const char *a)
 	       has_prefix(a, "-fembed-bitcode");
 }
 
-/* Options the second step (bitcode to object) needs: optimisation,
+/* Options the last step (bitcode to object) needs: optimisation,
  * target and code generation. Instrumenting ones stay out of it: the
  * first step ran those passes, and they must not see the hooks' code. */
 static int codegen_words(char **argv, int i, int argc)
@@ -230,43 +230,38 @@ static char *default_object(const char *src)
 	return out;
 }
 
-/* The LLVM tools of the second step. */
-struct tools {
+/* What the steps after the first need, the same for every source: the
+ * LLVM tools, the hooks' bitcode, and the command's code generation
+ * options (codegen_words) behind the compiler. */
+struct steps {
 	char *link, *opt;
+	const char *bitcode;
+	struct words codegen;
 };
 
-/* Steps two and three: the hooks' fast path linked into the bitcode at
- * obj and inlined (only that: the module was optimised in step one), then
- * the result compiled in place to an object. */
-static int to_object(char **argv, int argc, const char *obj, const char *bitcode,
-		     const struct tools *tools)
+/* Steps two to four: the hooks' fast path linked into the bitcode at obj
+ * and inlined (only that: the module was optimised in step one), then the
+ * result compiled in place to an object. */
+static int to_object(const struct steps *st, const char *obj)
 {
-	struct stat st;
-	if (stat(obj, &st) != 0 || !S_ISREG(st.st_mode))
+	struct stat sb;
+	if (stat(obj, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0; /* -o /dev/null: nothing to finish */
 	char *linked, *inlined, *tmp;
 	if (asprintf(&linked, "%s.schedfuzz-linked.bc", obj) < 0 ||
 	    asprintf(&inlined, "%s.schedfuzz-inlined.bc", obj) < 0 ||
 	    asprintf(&tmp, "%s.schedfuzz-inline.o", obj) < 0)
 		exit(1);
-	char *link[] = { tools->link, (char *)obj, "--internalize", "--only-needed", (char *)bitcode,
+	char *link[] = { st->link, (char *)obj, "--internalize", "--only-needed", (char *)st->bitcode,
 			 "-o", linked, NULL };
-	char *opt[] = { tools->opt, "-passes=always-inline,globaldce", linked, "-o", inlined, NULL };
+	char *opt[] = { st->opt, "-passes=always-inline,globaldce", linked, "-o", inlined, NULL };
 	int status = run(link);
 	if (status == 0)
 		status = run(opt);
 	if (status == 0) {
 		struct words w = { 0 };
-		add(&w, argv[0]);
-		for (int i = 1; i < argc; i++) {
-			int k = codegen_words(argv, i, argc);
-			for (int j = 0; j < k; j++)
-				add(&w, argv[i + j]);
-			if (k == 0 && cc_takes_value(argv[i]))
-				i++;
-			else if (k > 1)
-				i += k - 1;
-		}
+		for (int i = 0; i < st->codegen.n; i++)
+			add(&w, st->codegen.v[i]);
 		const char *tail[] = { "-Wno-unused-command-line-argument", "-c", "-x", "ir", inlined,
 				       "-Xclang", "-disable-llvm-passes", "-o", tmp };
 		for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
@@ -286,7 +281,7 @@ static int to_object(char **argv, int argc, const char *obj, const char *bitcode
 	return status;
 }
 
-/* The second step failed (it should not): the command as it was, with
+/* A later step failed (it should not): the command as it was, with
  * the hooks called. */
 static int fall_back(char **argv)
 {
@@ -297,8 +292,7 @@ static int fall_back(char **argv)
 
 /* -c: the command itself writes bitcode where the objects go, then each
  * becomes its object. */
-static int compile_only(char **argv, int argc, const char *out, const char *bitcode,
-			const struct tools *tools)
+static int compile_only(char **argv, int argc, const char *out, const struct steps *st)
 {
 	struct words w = { 0 };
 	for (int i = 0; i < argc; i++)
@@ -316,7 +310,7 @@ static int compile_only(char **argv, int argc, const char *out, const char *bitc
 		if (argv[i][0] == '-' || !is_source(argv[i]))
 			continue;
 		char *obj = out ? strdup(out) : default_object(argv[i]);
-		status = to_object(argv, argc, obj, bitcode, tools);
+		status = to_object(st, obj);
 		free(obj);
 		if (status != 0)
 			return fall_back(argv);
@@ -329,8 +323,7 @@ static int compile_only(char **argv, int argc, const char *out, const char *bitc
 /* Sources on a link command: each compiled to an object in a scratch
  * directory, in two steps, then the link with those objects in the
  * sources' places. */
-static int compile_and_link(char **argv, int argc, const char *bitcode,
-			    const struct tools *tools)
+static int compile_and_link(char **argv, int argc, const struct steps *st)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char *dir;
@@ -377,7 +370,7 @@ static int compile_and_link(char **argv, int argc, const char *bitcode,
 			add(&cc, tail[k]);
 		status = run(cc.v);
 		free(cc.v);
-		if (status == 0 && to_object(argv, argc, obj, bitcode, tools) != 0)
+		if (status == 0 && to_object(st, obj) != 0)
 			status = -1;
 	}
 	if (status == 0)
@@ -423,12 +416,23 @@ int cc_inline_run(char **argv, int argc, const char *bitcode)
 	if (sources == 0 || (out && !strcmp(out, "-")) || (compile && (others || (out && sources > 1))) ||
 	    (!compile && deps) || !same_llvm(argv[0]))
 		return -1;
-	struct tools tools = { find_llvm_tool(argv[0], "llvm-link"), find_llvm_tool(argv[0], "opt") };
+	struct steps st = { find_llvm_tool(argv[0], "llvm-link"), find_llvm_tool(argv[0], "opt"),
+			    bitcode, { 0 } };
+	add(&st.codegen, argv[0]);
+	for (int i = 1; i < argc; i++) {
+		int k = codegen_words(argv, i, argc);
+		for (int j = 0; j < k; j++)
+			add(&st.codegen, argv[i + j]);
+		if (k == 0 && cc_takes_value(argv[i]))
+			i++;
+		else if (k > 1)
+			i += k - 1;
+	}
 	int status = -1;
-	if (tools.link && tools.opt)
-		status = compile ? compile_only(argv, argc, out, bitcode, &tools)
-				 : compile_and_link(argv, argc, bitcode, &tools);
-	free(tools.link);
-	free(tools.opt);
+	if (st.link && st.opt)
+		status = compile ? compile_only(argv, argc, out, &st) : compile_and_link(argv, argc, &st);
+	free(st.link);
+	free(st.opt);
+	free(st.codegen.v);
 	return status;
 }
