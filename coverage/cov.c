@@ -153,7 +153,7 @@ void cov_begin(struct cov_state *s, unsigned what, cov_emit_fn *emit, void *arg)
 	cov_shadow_reset(&s->shadow);
 	seen_reset(&s->seen);
 	seen_reset(&s->occ);
-	s->wnext = s->wcount = 0;
+	s->window.next = s->window.count = s->window.total = 0;
 }
 
 void cov_event(struct cov_state *s, const struct cov_event *ev)

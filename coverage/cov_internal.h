@@ -18,6 +18,29 @@ struct cov_wstep {
 	uint8_t mask;
 };
 
+/* The execution's last accesses, for MAP's patterns 9-17: a ring kept
+ * twice over (each access at i and i + COV_WINDOW), so that the last
+ * count accesses, oldest first, are the contiguous run ending at
+ * [next + COV_WINDOW] with no copy per access; one array per field, so
+ * that a pass comparing one field over the window is a few vector
+ * instructions. */
+struct cov_window {
+	/* The granule's address in two halves: SSE2 compares 32-bit lanes. */
+	uint32_t granule_lo[2 * COV_WINDOW], granule_hi[2 * COV_WINDOW];
+	uint32_t site[2 * COV_WINDOW];
+	/* The thread, the kind and the bytes in one word: two accesses are
+	 * the same step when their granules, sites and these agree. */
+	uint32_t who[2 * COV_WINDOW];
+	/* The latest earlier access with the same step, as its number in the
+	 * execution plus one; 0 if none was in the window when it came. */
+	uint64_t same[2 * COV_WINDOW];
+	uint16_t tid[2 * COV_WINDOW];
+	uint8_t write[2 * COV_WINDOW];
+	uint8_t mask[2 * COV_WINDOW];
+	uint32_t next, count;
+	uint64_t total; /* accesses so far in the execution */
+};
+
 /* Features already emitted in this execution: each is emitted once. A
  * set of hashes, open addressing, reset by generation like the shadow. */
 struct cov_seen_slot {
@@ -35,11 +58,7 @@ struct cov_state {
 	cov_emit_fn *emit;
 	void *arg;
 	struct cov_shadow shadow;
-	/* A ring kept twice over (each access at i and i + COV_WINDOW): the
-	 * last wcount accesses, oldest first, are the contiguous run ending
-	 * at window[wnext + COV_WINDOW], with no copy per access. */
-	struct cov_wstep window[2 * COV_WINDOW];
-	uint32_t wnext, wcount;
+	struct cov_window window;
 	struct cov_seen seen;
 	struct cov_seen occ; /* accesses per (thread, site) so far: reads-from's occurrences */
 	struct cov_last_read {

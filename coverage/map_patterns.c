@@ -16,6 +16,9 @@
  * threads and addresses are abstracted away. */
 #include <stdbool.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "cov_hash.h"
 #include "cov_internal.h"
@@ -231,13 +234,65 @@ static void match_one_variable(struct cov_state *s, const struct cov_cell *c,
 	}
 }
 
-static bool same_step(const struct cov_wstep *a, const struct cov_wstep *b)
+/* Window position i (of the run starting at o) as a step. */
+static struct cov_wstep step_at(const struct cov_window *w, int i)
 {
-	return a->granule == b->granule && a->site == b->site && a->tid == b->tid &&
-	       a->write == b->write && a->mask == b->mask;
+	return (struct cov_wstep){ (uintptr_t)w->granule_hi[i] << 32 | w->granule_lo[i], w->site[i],
+				   w->tid[i], w->write[i], w->mask[i] };
 }
 
-/* Patterns 9-17 ending with e, from the window w (oldest first). Every one
+/* Bits 0 to n - 1. */
+static uint32_t first_bits(int n)
+{
+	return (uint32_t)((1ull << n) - 1);
+}
+
+/* The window's passes run over all COV_WINDOW positions from o, which
+ * stay inside the arrays (o + COV_WINDOW <= 2 * COV_WINDOW: before the
+ * ring wraps, next is count), without branches, so that the compiler
+ * makes vector compares of them; bits past the count are dropped. */
+_Static_assert(COV_WINDOW == 16, "bits() gathers 16 flags");
+
+/* Bit i: flag[i] (each 0 or 1). With SSE2 (every x86-64), the sign bits
+ * of the negated bytes; else a multiplication moves each byte's low bit
+ * to its place in the top byte, and no two terms meet, so nothing
+ * carries. */
+static uint32_t bits(const uint8_t flag[16])
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)flag);
+	return (uint32_t)_mm_movemask_epi8(_mm_sub_epi8(_mm_setzero_si128(), v));
+#else
+	uint64_t lo, hi;
+	memcpy(&lo, flag, 8);
+	memcpy(&hi, flag + 8, 8);
+	const uint64_t gather = 0x0102040810204080ull;
+	return (uint32_t)((lo * gather) >> 56 | ((hi * gather) >> 56) << 8);
+#endif
+}
+
+/* Bit i: position o + i is on the variable of (granule, mask), that is
+ * the same granule with a byte in common. */
+static uint32_t on_variable(const struct cov_window *w, int o, uintptr_t granule, uint8_t mask)
+{
+	uint32_t lo = (uint32_t)granule, hi = (uint32_t)((uint64_t)granule >> 32);
+	uint8_t flag[COV_WINDOW];
+	for (int i = 0; i < COV_WINDOW; i++)
+		flag[i] = (uint8_t)((w->granule_lo[o + i] == lo) & (w->granule_hi[o + i] == hi) &
+				    ((w->mask[o + i] & mask) != 0));
+	return bits(flag);
+}
+
+/* Bit i: position o + i is thread tid's. */
+static uint32_t of_thread(const struct cov_window *w, int o, uint16_t tid)
+{
+	uint8_t flag[COV_WINDOW];
+	for (int i = 0; i < COV_WINDOW; i++)
+		flag[i] = w->tid[o + i] == tid;
+	return bits(flag);
+}
+
+/* Patterns 9-17 ending with e, from the window (oldest first). Every one
  * has two steps of each thread, each thread touching x and y once: so e's
  * thread has one earlier step on the other variable, and another thread
  * has two, one on each variable. Most accesses have no step of another
@@ -252,88 +307,81 @@ static bool same_step(const struct cov_wstep *a, const struct cov_wstep *b)
  * forms the instances the earlier one formed, which are emitted already:
  * it is skipped, as own (no other thread's step between), as the other
  * thread's first step or as its second (no step of e's thread between). */
-static void match_two_variables(struct cov_state *s, const struct cov_wstep *w, int nw,
-				const struct cov_wstep *e)
+static void match_two_variables(struct cov_state *s, const struct cov_wstep *e)
 {
-	uint32_t on_e = 0, own_other = 0; /* bit i: w[i] is such a step */
-	for (int i = 0; i < nw; i++) {
-		if (w[i].tid != e->tid) {
-			if (same_var(&w[i], e))
-				on_e |= 1u << i;
-		} else if (!same_var(&w[i], e)) {
-			own_other |= 1u << i;
-		}
-	}
+	const struct cov_window *w = &s->window;
+	int nw = (int)w->count, o = (int)(w->next + COV_WINDOW - w->count);
+	uint32_t in = first_bits(nw);
+	uint32_t mine_set = of_thread(w, o, e->tid) & in; /* bit i: e's thread's */
+	uint32_t var_e = on_variable(w, o, e->granule, e->mask) & in;
+	uint32_t on_e = var_e & ~mine_set, own_other = mine_set & ~var_e;
 	if (!on_e || !own_other)
 		return;
-	/* repeat[i]: the latest earlier index with the same step and no step of
-	 * the other side in between, else -1; only for the steps an instance
-	 * can use (e's thread's on other variables, the others' on any), and
-	 * found within the run of i's side, which a bit mask of the window's
-	 * sides bounds. */
-	uint32_t mine_set = 0;
-	for (int i = 0; i < nw; i++)
-		mine_set |= (uint32_t)(w[i].tid == e->tid) << i;
-	uint32_t used = own_other | ~mine_set;
+	/* repeat[i]: the position of the latest earlier same step if no step
+	 * of the other side lies between the two, else -1 (an earlier same
+	 * step has that step between too). */
+	uint64_t first = w->total - (uint64_t)nw; /* the number of position o */
 	int8_t repeat[COV_WINDOW];
 	for (int i = 0; i < nw; i++) {
+		uint64_t same = w->same[o + i];
 		repeat[i] = -1;
-		if (!(used >> i & 1))
-			continue;
-		/* The other side's steps before i; the run starts after the last. */
-		uint32_t other = (mine_set >> i & 1 ? ~mine_set : mine_set) & ((1u << i) - 1);
-		int start = other ? 32 - __builtin_clz(other) : 0;
-		for (int r = i - 1; r >= start; r--)
-			if (same_step(&w[r], &w[i])) {
-				repeat[i] = (int8_t)r;
-				break;
-			}
+		if (same <= first)
+			continue; /* none, or fallen out of the window */
+		int r = (int)(same - 1 - first);
+		uint32_t between = ((1u << i) - 1) & ~((2u << r) - 1);
+		uint32_t other = mine_set >> i & 1 ? ~mine_set : mine_set;
+		if (!(between & other))
+			repeat[i] = (int8_t)r;
 	}
-	const struct cov_wstep *vars[COV_WINDOW];
-	uint32_t on_var[COV_WINDOW];
+	struct {
+		uintptr_t granule;
+		uint8_t mask;
+		uint32_t on; /* other threads' steps on it */
+	} vars[COV_WINDOW];
 	int nvars = 0;
-	for (int k = 0; k < nw; k++) {
+	for (uint32_t ks = own_other; ks; ks &= ks - 1) {
+		int k = __builtin_ctz(ks);
 		/* In every pattern of 9-17 each thread's two steps are of one
 		 * kind, and not both threads read: other combinations are no
 		 * instance, and are dropped before classify(). */
-		if (!(own_other >> k & 1) || repeat[k] >= 0 || w[k].write != e->write)
+		if (repeat[k] >= 0 || w->write[o + k] != e->write)
 			continue;
-		const struct cov_wstep *own = &w[k];
 		/* Other threads' steps on own's variable; e's thread mostly
 		 * repeats a few variables, so each is looked at once. */
+		uintptr_t kg = (uintptr_t)w->granule_hi[o + k] << 32 | w->granule_lo[o + k];
+		uint8_t km = w->mask[o + k];
 		int c = 0;
-		while (c < nvars && (vars[c]->granule != own->granule || vars[c]->mask != own->mask))
+		while (c < nvars && (vars[c].granule != kg || vars[c].mask != km))
 			c++;
 		if (c == nvars) {
-			vars[nvars] = own;
-			on_var[nvars] = 0;
-			for (int i = 0; i < nw; i++)
-				if (w[i].tid != e->tid && same_var(&w[i], own))
-					on_var[nvars] |= 1u << i;
+			vars[nvars].granule = kg;
+			vars[nvars].mask = km;
+			vars[nvars].on = on_variable(w, o, kg, km) & in & ~mine_set;
 			nvars++;
 		}
-		uint32_t on_own = on_var[c];
+		uint32_t on_own = vars[c].on;
+		const struct cov_wstep own = step_at(w, o + k);
 		for (uint32_t ps = on_own | on_e; ps; ps &= ps - 1) {
 			int i = __builtin_ctz(ps);
-			if (repeat[i] >= 0 || (!w[i].write && !e->write))
+			if (repeat[i] >= 0 || (!w->write[o + i] && !e->write))
 				continue;
-			const struct cov_wstep *p = &w[i];
 			bool p_on_own = on_own >> i & 1;
 			uint32_t later = ~0u << i << 1;
 			for (uint32_t qs = (p_on_own ? on_e : on_own) & later; qs; qs &= qs - 1) {
 				int j = __builtin_ctz(qs);
-				const struct cov_wstep *q = &w[j];
-				if (q->tid != p->tid || repeat[j] > i || q->write != p->write)
+				if (w->tid[o + j] != w->tid[o + i] || repeat[j] > i ||
+				    w->write[o + j] != w->write[o + i])
 					continue;
+				const struct cov_wstep p = step_at(w, o + i), q = step_at(w, o + j);
 				/* Steps in execution order: own goes before, between
 				 * or after the other thread's two. */
 				const struct cov_wstep *st[4];
 				if (k < i) {
-					st[0] = own, st[1] = p, st[2] = q;
+					st[0] = &own, st[1] = &p, st[2] = &q;
 				} else if (k < j) {
-					st[0] = p, st[1] = own, st[2] = q;
+					st[0] = &p, st[1] = &own, st[2] = &q;
 				} else {
-					st[0] = p, st[1] = q, st[2] = own;
+					st[0] = &p, st[1] = &q, st[2] = &own;
 				}
 				st[3] = e;
 				match(s, st, 4);
@@ -342,20 +390,46 @@ static void match_two_variables(struct cov_state *s, const struct cov_wstep *w, 
 	}
 }
 
+/* Append e to the window, with the latest same step before it. */
+static void window_add(struct cov_window *w, const struct cov_wstep *e)
+{
+	int nw = (int)w->count, o = (int)(w->next + COV_WINDOW - w->count);
+	uint32_t lo = (uint32_t)e->granule, hi = (uint32_t)((uint64_t)e->granule >> 32);
+	uint32_t who = (uint32_t)e->tid | (uint32_t)e->write << 16 | (uint32_t)e->mask << 24;
+	uint8_t flag[COV_WINDOW];
+	for (int r = 0; r < COV_WINDOW; r++)
+		flag[r] = (uint8_t)((w->granule_lo[o + r] == lo) & (w->granule_hi[o + r] == hi) &
+				    (w->site[o + r] == e->site) & (w->who[o + r] == who));
+	uint32_t hits = bits(flag);
+	hits &= first_bits(nw);
+	uint64_t same = hits ? w->total - (uint64_t)nw + (uint64_t)(31 - __builtin_clz(hits)) + 1 : 0;
+	for (uint32_t at = w->next; at < 2 * COV_WINDOW; at += COV_WINDOW) {
+		w->granule_lo[at] = lo;
+		w->granule_hi[at] = hi;
+		w->who[at] = who;
+		w->site[at] = e->site;
+		w->same[at] = same;
+		w->tid[at] = e->tid;
+		w->write[at] = e->write;
+		w->mask[at] = e->mask;
+	}
+	w->next = (w->next + 1) & (COV_WINDOW - 1);
+	if (w->count < COV_WINDOW)
+		w->count++;
+	w->total++;
+}
+
 void cov_map_access(struct cov_state *s, struct cov_cell *c, const struct cov_event *ev,
 		    uintptr_t granule, uint8_t mask)
 {
 	const struct cov_wstep e = { granule, ev->site, ev->tid, ev->op == COV_WRITE, mask };
 
 	match_one_variable(s, c, &e);
-	match_two_variables(s, &s->window[s->wnext + COV_WINDOW - s->wcount], (int)s->wcount, &e);
+	match_two_variables(s, &e);
 
 	c->hist[c->hnext] = (struct cov_step){ e.site, e.tid, e.write, e.mask };
 	c->hnext = (uint8_t)((c->hnext + 1) & (COV_HIST - 1));
 	if (c->nhist < COV_HIST)
 		c->nhist++;
-	s->window[s->wnext] = s->window[s->wnext + COV_WINDOW] = e;
-	s->wnext = (s->wnext + 1) & (COV_WINDOW - 1);
-	if (s->wcount < COV_WINDOW)
-		s->wcount++;
+	window_add(&s->window, &e);
 }
