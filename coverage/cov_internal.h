@@ -28,15 +28,13 @@ struct cov_window {
 	/* The granule's address in two halves: SSE2 compares 32-bit lanes. */
 	uint32_t granule_lo[2 * COV_WINDOW], granule_hi[2 * COV_WINDOW];
 	uint32_t site[2 * COV_WINDOW];
-	/* The thread, the kind and the bytes in one word: two accesses are
-	 * the same step when their granules, sites and these agree. */
+	/* The thread (bits 0-15), the kind (16) and the bytes (24-31) in one
+	 * word: two accesses are the same step when their granules, sites
+	 * and these agree. */
 	uint32_t who[2 * COV_WINDOW];
 	/* The latest earlier access with the same step, as its number in the
 	 * execution plus one; 0 if none was in the window when it came. */
 	uint64_t same[2 * COV_WINDOW];
-	uint16_t tid[2 * COV_WINDOW];
-	uint8_t write[2 * COV_WINDOW];
-	uint8_t mask[2 * COV_WINDOW];
 	uint32_t next, count;
 	uint64_t total; /* accesses so far in the execution */
 };

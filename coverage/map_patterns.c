@@ -234,11 +234,28 @@ static void match_one_variable(struct cov_state *s, const struct cov_cell *c,
 	}
 }
 
+/* The fields of a window position's who. */
+static uint16_t who_tid(uint32_t who)
+{
+	return (uint16_t)who;
+}
+
+static uint8_t who_write(uint32_t who)
+{
+	return (uint8_t)(who >> 16);
+}
+
+static uint8_t who_mask(uint32_t who)
+{
+	return (uint8_t)(who >> 24);
+}
+
 /* Window position i (of the run starting at o) as a step. */
 static struct cov_wstep step_at(const struct cov_window *w, int i)
 {
+	uint32_t who = w->who[i];
 	return (struct cov_wstep){ (uintptr_t)w->granule_hi[i] << 32 | w->granule_lo[i], w->site[i],
-				   w->tid[i], w->write[i], w->mask[i] };
+				   who_tid(who), who_write(who), who_mask(who) };
 }
 
 /* Bits 0 to n - 1. */
@@ -279,7 +296,7 @@ static uint32_t on_variable(const struct cov_window *w, int o, uintptr_t granule
 	uint8_t flag[COV_WINDOW];
 	for (int i = 0; i < COV_WINDOW; i++)
 		flag[i] = (uint8_t)((w->granule_lo[o + i] == lo) & (w->granule_hi[o + i] == hi) &
-				    ((w->mask[o + i] & mask) != 0));
+				    ((who_mask(w->who[o + i]) & mask) != 0));
 	return bits(flag);
 }
 
@@ -288,7 +305,7 @@ static uint32_t of_thread(const struct cov_window *w, int o, uint16_t tid)
 {
 	uint8_t flag[COV_WINDOW];
 	for (int i = 0; i < COV_WINDOW; i++)
-		flag[i] = w->tid[o + i] == tid;
+		flag[i] = who_tid(w->who[o + i]) == tid;
 	return bits(flag);
 }
 
@@ -344,12 +361,12 @@ static void match_two_variables(struct cov_state *s, const struct cov_wstep *e)
 		/* In every pattern of 9-17 each thread's two steps are of one
 		 * kind, and not both threads read: other combinations are no
 		 * instance, and are dropped before classify(). */
-		if (repeat[k] >= 0 || w->write[o + k] != e->write)
+		if (repeat[k] >= 0 || who_write(w->who[o + k]) != e->write)
 			continue;
 		/* Other threads' steps on own's variable; e's thread mostly
 		 * repeats a few variables, so each is looked at once. */
 		uintptr_t kg = (uintptr_t)w->granule_hi[o + k] << 32 | w->granule_lo[o + k];
-		uint8_t km = w->mask[o + k];
+		uint8_t km = who_mask(w->who[o + k]);
 		int c = 0;
 		while (c < nvars && (vars[c].granule != kg || vars[c].mask != km))
 			c++;
@@ -363,14 +380,14 @@ static void match_two_variables(struct cov_state *s, const struct cov_wstep *e)
 		const struct cov_wstep own = step_at(w, o + k);
 		for (uint32_t ps = on_own | on_e; ps; ps &= ps - 1) {
 			int i = __builtin_ctz(ps);
-			if (repeat[i] >= 0 || (!w->write[o + i] && !e->write))
+			if (repeat[i] >= 0 || (!who_write(w->who[o + i]) && !e->write))
 				continue;
 			bool p_on_own = on_own >> i & 1;
 			uint32_t later = ~0u << i << 1;
 			for (uint32_t qs = (p_on_own ? on_e : on_own) & later; qs; qs &= qs - 1) {
 				int j = __builtin_ctz(qs);
-				if (w->tid[o + j] != w->tid[o + i] || repeat[j] > i ||
-				    w->write[o + j] != w->write[o + i])
+				/* q: p's thread and kind (who's bits 0-23) */
+				if (((w->who[o + j] ^ w->who[o + i]) & 0xffffffu) || repeat[j] > i)
 					continue;
 				const struct cov_wstep p = step_at(w, o + i), q = step_at(w, o + j);
 				/* Steps in execution order: own goes before, between
@@ -409,9 +426,6 @@ static void window_add(struct cov_window *w, const struct cov_wstep *e)
 		w->who[at] = who;
 		w->site[at] = e->site;
 		w->same[at] = same;
-		w->tid[at] = e->tid;
-		w->write[at] = e->write;
-		w->mask[at] = e->mask;
 	}
 	w->next = (w->next + 1) & (COV_WINDOW - 1);
 	if (w->count < COV_WINDOW)
