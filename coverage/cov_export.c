@@ -31,18 +31,21 @@ bool cov_export_afl_present(void)
 	return afl_base != 0 && shm && *shm;
 }
 
-static inline void bump(uint8_t *slot)
+/* Keep the larger of the slot's value and v (cov_export.h). */
+static inline void mark(uint8_t *slot, uint8_t v)
 {
-	if (*slot != 0xff)
-		++*slot;
+	if (*slot < v)
+		*slot = v;
 }
 
 void cov_export(unsigned sinks, uint64_t hash)
 {
-	/* The high bits: the low ones also pick slots in the seen-set. */
+	/* The high half: the low one also picks slots in the seen-set. Its
+	 * top three bits pick the bucket, bits no slot number uses. */
 	uint32_t h = (uint32_t)(hash >> 32);
+	uint8_t v = cov_export_bucket_value(h >> 29);
 	if (sinks & COV_TO_LIBFUZZER)
-		bump(&libfuzzer_counters[h & (COV_LIBFUZZER_SLOTS - 1)]);
+		mark(&libfuzzer_counters[h & (COV_LIBFUZZER_SLOTS - 1)], v);
 	if (sinks & COV_TO_AFL)
-		bump(&__afl_area_ptr[afl_base + (h & (COV_AFL_SLOTS - 1))]); /* it moves: read each time */
+		mark(&__afl_area_ptr[afl_base + (h & (COV_AFL_SLOTS - 1))], v); /* it moves: read each time */
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cov.h"
+#include "cov_export.h"
 
 /* ---- a sink that keeps what a run emitted ------------------------------------ */
 
@@ -632,6 +633,32 @@ static void test_map_total(void **state)
 	assert_true(cov_map_total(v, 0) == 0);
 }
 
+/* The bucket a counter falls in, as libFuzzer turns a counter into a
+ * feature and AFL++ classifies hit counts: both cut at 1, 2, 3, 4, 8, 16,
+ * 32 and 128. */
+static int fuzzer_bucket(uint8_t c)
+{
+	static const uint8_t lower[8] = {1, 2, 3, 4, 8, 16, 32, 128};
+	int b = -1;
+	for (int k = 0; k < 8; k++)
+		if (c >= lower[k])
+			b = k;
+	return b;
+}
+
+/* Each of a slot's eight values is a feature of its own to the fuzzers,
+ * and a larger value is a later bucket (the merge keeps the larger). */
+static void test_export_bucket_values(void **state)
+{
+	(void)state;
+	for (unsigned b = 0; b < 8; b++) {
+		uint8_t v = cov_export_bucket_value(b);
+		assert_int_equal(fuzzer_bucket(v), (int)b);
+		if (b > 0)
+			assert_true(v > cov_export_bucket_value(b - 1));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -653,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_reads_from_once_and_abstract),
 		cmocka_unit_test(test_reads_from_occurrences),
 		cmocka_unit_test(test_reads_from_chains),
+		cmocka_unit_test(test_export_bucket_values),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
