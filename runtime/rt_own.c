@@ -132,10 +132,8 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 		t->own_r1 = (uint16_t)~r1;
 		mark = true;
 	}
-	if (t->own_left == 0) {
-		t->own_left = RT_OWN_TICK;
+	if (rt_own_tick_due(t))
 		mark = true;
-	}
 	return point ? RT_OWN_POINT_SHARED : mark ? RT_OWN_POINT : RT_OWN_PASS;
 }
 

@@ -88,6 +88,19 @@ static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *
 	return --t->own_left != 0;
 }
 
+/* Is it the tick's turn (rt_own_mine counted down to it)? Then the next
+ * one is RT_OWN_TICK private accesses away. A thread starts with a whole
+ * count (rt_own_thread_begin): 0 is only ever the count's end, whatever
+ * memory the access that reached it touched, its own stack included. */
+static inline __attribute__((always_inline)) bool rt_own_tick_due(struct rt_thread *t)
+{
+	if (RT_LIKELY(t->own_left != 0))
+		return false;
+	t->own_left = RT_OWN_TICK;
+	return true;
+}
+static inline void rt_own_thread_begin(struct rt_thread *t) { t->own_left = RT_OWN_TICK; }
+
 /* The slow path of a plain access: claims the untouched granules for t,
  * moves the others along the states, and says whether the access is a
  * scheduling point: RT_OWN_POINT_SHARED for the first access of a second

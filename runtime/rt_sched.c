@@ -734,6 +734,10 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 {
 	if (addr - self->stack_lo < self->stack_size) { /* private by construction */
 		rt_own_stack(self, addr, size);
+		/* The tick counts stack accesses too: a computation on its
+		 * stack still reaches points when the count ends there. */
+		if (RT_UNLIKELY(rt_own_tick_due(self)))
+			access_point(self, addr, size, write, site);
 		return;
 	}
 	if (!watched(addr))
@@ -1029,6 +1033,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	t0->ktid = gettid();
 	t0->asan_tid = rt_heap_sanitizer_tid();
 	t0->state = T_LIVE;
+	rt_own_thread_begin(t0);
 	atomic_store_explicit(&t0->go, 1, memory_order_relaxed);
 	t0->real = pthread_self();
 	/* The main thread's bounds come from /proc: look them up once. */

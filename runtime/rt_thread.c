@@ -145,6 +145,7 @@ static struct rt_thread *create_begin(struct rt_thread *self, const pthread_attr
 		rt_unsupported("pthread_create", "more than 128 threads alive at once in one execution");
 	struct rt_thread *t = &rt.threads[slot];
 	rt_memset(t, 0, sizeof *t);
+	rt_own_thread_begin(t);
 	t->tid = rt.ncreated;
 	t->slot = slot;
 	t->fn = fn;

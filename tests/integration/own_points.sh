@@ -6,9 +6,11 @@
 # private_loop's two threads, 2,000,000 private heap accesses each, reach
 # fewer than 1,000 points (the ticks), and every access is one with
 # SCHEDFUZZ_MEMORY=2; own_reuse's second worker, looping over a block the
-# first one freed, reaches fewer than 200.
+# first one freed, reaches fewer than 200; stack_tick's two threads,
+# 12,000,000 private accesses in all, two thirds on their stacks, reach
+# their ticks (12,000,000 / RT_OWN_TICK = 732) wherever the count ends.
 . "$(dirname "$0")/lib.sh"
-reuse=$1 loop=$2
+reuse=$1 loop=$2 tick=$3
 steps() { sed -n 's/^==schedfuzz== \([0-9]*\) steps, .*/\1/p' "$1"; }
 for s in random pct:d=3 rpro:d=4,r=5; do
 	"$SCHEDFUZZ" genome --strategy "$s" --seed 1 -o "$WORK/g" >/dev/null || fail "genome $s"
@@ -25,5 +27,10 @@ for s in random pct:d=3 rpro:d=4,r=5; do
 	grep -qx reused "$WORK/out" || fail "$s: the second worker did not get the freed block back"
 	n=$(steps "$WORK/err")
 	[ -n "$n" ] && [ "$n" -lt 200 ] || fail "$s: own_reuse took ${n:-?} points, expected < 200"
-	echo "$s: private_loop $own points of its own, $all with every access; own_reuse $n"
+	"$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$tick" >"$WORK/out" 2>"$WORK/err" ||
+		fail "$s: stack_tick failed: $(cat "$WORK/err")"
+	ticks=$(steps "$WORK/err")
+	[ -n "$ticks" ] && [ "$ticks" -ge 700 ] && [ "$ticks" -lt 1000 ] ||
+		fail "$s: stack_tick took ${ticks:-?} points, expected its 732 ticks and a few more"
+	echo "$s: private_loop $own points of its own, $all with every access; own_reuse $n; stack_tick $ticks"
 done
