@@ -108,15 +108,22 @@ HOOK void __tsan_vptr_update(void **p, void *new_val)
 HOOK void __tsan_func_entry(void *pc)
 {
 	struct rt_thread *t = rt_self;
-	if (t)
-		t->ctx[t->depth++ % RT_CTX_DEPTH] = pc;
+	if (t) {
+		uint32_t d = t->depth++;
+		t->ctx[d & (RT_CTX_RING - 1)] = pc;
+		if (RT_UNLIKELY(d >= RT_CTX_RING) && d - RT_CTX_RING + 1 > t->ctx_lost)
+			t->ctx_lost = d - RT_CTX_RING + 1; /* frame d - RT_CTX_RING's slot */
+	}
 }
 
 HOOK void __tsan_func_exit(void)
 {
 	struct rt_thread *t = rt_self;
-	if (t && t->depth)
+	if (t && t->depth) {
 		t->depth--;
+		if (RT_UNLIKELY(t->ctx_lost > t->depth))
+			t->ctx_lost = t->depth;
+	}
 }
 
 HOOK void __tsan_ignore_thread_begin(void) {}

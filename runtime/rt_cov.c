@@ -264,12 +264,12 @@ uint8_t rt_cov_context(const struct rt_thread *self, uint32_t ctx[COV_CTX_MAX])
 	/* Contexts are HaPSet's. The outermost frame was entered from the
 	 * runtime (thread trampoline, main's or the harness's wrapper): the
 	 * same for every statement. */
-	uint32_t depth = self->depth > 1 && (rt.cfg.coverage & COV_HAPSET) ? self->depth - 1 : 0;
-	if (depth > RT_CTX_DEPTH)
-		depth = RT_CTX_DEPTH;
-	uint8_t n = (uint8_t)(depth < rt.cfg.hapset_context ? depth : rt.cfg.hapset_context);
+	if (!(rt.cfg.coverage & COV_HAPSET))
+		return 0;
+	uint32_t want = rt.cfg.hapset_context < RT_CTX_DEPTH ? rt.cfg.hapset_context : RT_CTX_DEPTH;
+	uint8_t n = (uint8_t)rt_ctx_count(self, 1, want);
 	for (uint32_t i = 0; i < n; i++)
-		ctx[i] = rt_stable_site(self->ctx[(self->depth - 1 - i) % RT_CTX_DEPTH]);
+		ctx[i] = rt_stable_site(rt_ctx_site(self, i));
 	return n;
 }
 

@@ -37,7 +37,8 @@
 #define RT_MAX_THREADS 128  /* controlled threads alive at once in an execution */
 _Static_assert(RT_MAX_THREADS <= STRAT_MAX_THREADS, "strategies know every thread");
 #define RT_MAX_HELD 16      /* locks one thread holds at once, for reports */
-#define RT_CTX_DEPTH 4      /* call sites kept per thread */
+#define RT_CTX_DEPTH 4      /* innermost call sites a report, a trace or a context uses */
+#define RT_CTX_RING 64      /* call sites a thread keeps (power of two) */
 #define RT_TRACE_SIZE 256   /* events kept for the report (power of two) */
 #define RT_SPIN_LIMIT 100   /* own steps without progress before a thread must give way */
 #define RT_SLICE 20000      /* own steps in a row before a thread must give way */
@@ -227,8 +228,11 @@ struct rt_thread {
 
 	bool waited;      /* blocked since its last event (traces only) */
 	const void *site; /* last site this thread reached */
-	const void *ctx[RT_CTX_DEPTH]; /* innermost call sites, ring by depth */
-	uint32_t depth;
+	/* Its call sites, a ring by depth: a call RT_CTX_RING deeper
+	 * overwrites an outer one, and the frames below depth ctx_lost are
+	 * those overwritten (rt_ctx_count). */
+	const void *ctx[RT_CTX_RING];
+	uint32_t depth, ctx_lost;
 
 	/* For the systematic search's log: the operation the thread is
 	 * parked on (EV_COUNT: resuming a wait), and where it was created. */
@@ -401,6 +405,21 @@ struct rt_state {
 
 extern struct rt_state rt RT_HIDDEN;
 extern __thread struct rt_thread *rt_self RT_HIDDEN __attribute__((tls_model("local-exec")));
+
+/* How many of t's call sites, innermost first, are still in its ring, at
+ * most n, leaving out the frames below depth floor (the outermost, entered
+ * from the runtime, when floor is 1); and the k-th of them. */
+static inline uint32_t rt_ctx_count(const struct rt_thread *t, uint32_t floor, uint32_t n)
+{
+	if (floor < t->ctx_lost)
+		floor = t->ctx_lost;
+	uint32_t have = t->depth > floor ? t->depth - floor : 0;
+	return have < n ? have : n;
+}
+static inline const void *rt_ctx_site(const struct rt_thread *t, uint32_t k)
+{
+	return t->ctx[(t->depth - 1 - k) & (RT_CTX_RING - 1)];
+}
 /* The thread while rt_self is cleared around the runtime's own work on it
  * that must not be controlled (rt_own_work_begin): a fatal signal there, a
  * stack overflow above all, is still that thread's failure (rt_signals.c). */

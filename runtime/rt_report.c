@@ -117,13 +117,13 @@ void rt_report_stack(int tid, void *const *pcs, int n)
 }
 
 /* The innermost call sites of t (what its function entries kept), the
- * call the thread is in first; not the runtime's own calls (of main, of
- * a thread's function). */
+ * call the thread is in first; not the outermost, the call of main or of
+ * the thread's function, nor any in the runtime's own code. */
 static int call_sites(const struct rt_thread *t, const void **out)
 {
 	int n = 0;
-	for (uint32_t d = t->depth, k = 0; d > 0 && k < RT_CTX_DEPTH; d--, k++) {
-		const void *site = t->ctx[(d - 1) % RT_CTX_DEPTH];
+	for (uint32_t k = 0, have = rt_ctx_count(t, 1, RT_CTX_DEPTH); k < have; k++) {
+		const void *site = rt_ctx_site(t, k);
 		if (!rt_in_runtime_code(site))
 			out[n++] = site;
 	}
@@ -255,8 +255,6 @@ static void wait_text(struct symtab *st, const struct rt_thread *t, char *buf, s
 	}
 }
 
-/* With calls: each live thread's call sites too (a hang, where where a
- * thread is matters more than what it did last). */
 /* ASan numbers threads its own way (one count for the whole process, so
  * T353 under libFuzzer): say which of its numbers each of ours is. */
 static void print_sanitizer_tids(void)
@@ -274,6 +272,8 @@ static void print_sanitizer_tids(void)
 		fprintf(stderr, "\n");
 }
 
+/* With calls: each live thread's call sites too (a hang, where a
+ * thread is matters more than what it did last). */
 static void print_threads(struct symtab *st, bool calls)
 {
 	fprintf(stderr, "==schedfuzz== threads:\n");

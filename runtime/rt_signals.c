@@ -35,7 +35,7 @@ static bool is_stack_overflow(const struct rt_thread *self, int sig, const sigin
  * started, which differs between processes for the main thread). */
 static const void *overflow_site(const struct rt_thread *self, const void *pc)
 {
-	return self->depth ? self->ctx[(self->depth - 1) % RT_CTX_DEPTH] : pc;
+	return rt_ctx_count(self, 0, 1) ? rt_ctx_site(self, 0) : pc;
 }
 
 const void *rt_signal_pc(void *uctx)

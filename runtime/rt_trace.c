@@ -121,10 +121,9 @@ static struct traced *next_record(struct rt_thread *self, uint32_t site, uintptr
 	t->tid = (uint16_t)self->tid;
 	t->site = site;
 	/* The outermost frame was entered from the runtime: leave it out. */
-	uint32_t depth = self->depth > 1 ? self->depth - 1 : 0;
-	t->nctx = (uint8_t)(depth < RT_CTX_DEPTH ? depth : RT_CTX_DEPTH);
+	t->nctx = (uint8_t)rt_ctx_count(self, 1, RT_CTX_DEPTH);
 	for (uint32_t i = 0; i < t->nctx; i++)
-		t->ctx[i] = rt_stable_site(self->ctx[(self->depth - 1 - i) % RT_CTX_DEPTH]);
+		t->ctx[i] = rt_stable_site(rt_ctx_site(self, i));
 	t->obj_id = obj ? obj->id : 0;
 	t->obj_type = obj ? obj->type : O_COUNT;
 	uintptr_t where = obj ? obj->addr : addr;
