@@ -56,7 +56,8 @@ static void usage(FILE *to)
 		"           Guided: schedules that showed a new interleaving feature (HaPSet,\n"
 		"           MAP, reads-from) are kept and mutated; --no-guide draws every one\n"
 		"           afresh; --corpus DIR loads and extends the kept genomes (a fuzzing\n"
-		"           corpus). A pinned --strategy is never guided.\n"
+		"           corpus). A pinned --strategy is never guided. A long run says how\n"
+		"           far it got after 10 s, then less and less often.\n"
 		"  replay   run PROG once under the schedule in INPUT, print its report and the\n"
 		"           interleaving in thread lanes (the last N events, default 200, 0 all);\n"
 		"           --html writes it as a timeline page, --record the executed schedule\n"
@@ -299,11 +300,24 @@ static int cmd_genome(int argc, char **argv)
 	return OK;
 }
 
+/* Does a command's own part of argv (up to "--") ask for help? */
+static bool asks_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
 		return SETUP;
+	}
+	if (argv[1][0] != '-' && asks_help(argc - 2, argv + 2)) { /* schedfuzz run --help */
+		usage(stdout);
+		return OK;
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 2, argv + 2);

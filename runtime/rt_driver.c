@@ -66,6 +66,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cov_hash.h"
@@ -562,6 +563,32 @@ static const uint8_t *explore_input(const uint8_t *genome, size_t genome_size, s
 	return buf;
 }
 
+/* A long run says how far it got: first after 10 s, then at doubling
+ * intervals up to every 5 minutes, as libFuzzer pulses. */
+struct progress {
+	uint64_t start_ms, next_ms, every_ms;
+};
+
+static uint64_t monotonic_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void progress_say(struct progress *p, uint64_t done, uint64_t runs, uint64_t failures)
+{
+	uint64_t now = monotonic_ms();
+	if (now < p->next_ms)
+		return;
+	fprintf(stderr, "schedfuzz: %" PRIu64 " of %" PRIu64 " schedules run, %" PRIu64
+			" failing, %" PRIu64 " s\n",
+		done, runs, failures, (now - p->start_ms) / 1000);
+	if (p->every_ms < 300000)
+		p->every_ms *= 2;
+	p->next_ms = now + p->every_ms;
+}
+
 static int explore(uint64_t runs, int argc, char **argv, char **envp)
 {
 	uint64_t seed0 = rt_env_u64("SCHEDFUZZ_SEED", 0);
@@ -587,10 +614,16 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	struct rt_async_tally async = { 0 };
 	uint32_t max_threads = 0;
 	bool saved_kind[F_COUNT + 1] = { false };
-	/* Guided (rt_guide.c) unless told otherwise or a strategy is pinned. */
-	struct rt_guide *guide = rt_guide_create(seed0);
+	/* Guided (rt_guide.c) unless told otherwise or a strategy is pinned.
+	 * It lives as long as the process: static, so that LeakSanitizer
+	 * (a harness built with ASan) sees it still reachable at the end. */
+	static struct rt_guide *guide;
+	guide = rt_guide_create(seed0);
 	uint8_t fresh[SF_GENOME_HEADER];
+	uint64_t started = monotonic_ms();
+	struct progress progress = { started, started + 10000, 10000 };
 	for (uint64_t i = 0; i < runs; i++) {
+		progress_say(&progress, i, runs, failures);
 		size_t size = sizeof fresh;
 		const uint8_t *genome = fresh;
 		if (guide)
