@@ -81,7 +81,7 @@ struct rt_guide {
 	uint8_t *cur;
 	size_t cur_size, cur_cap;
 	enum arm arm;
-	uint64_t explored; /* fresh plans so far: the portfolio's index */
+	uint64_t explored; /* fresh plans so far */
 
 	struct rt_reversals *reversals; /* NULL: no reversal arm */
 
@@ -338,7 +338,8 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 		}
 	}
 	uint8_t fresh[SF_GENOME_HEADER];
-	rt_make_genome(fresh, g->explored++, sf_derive_seed(g->seed, i), est);
+	g->explored++;
+	rt_make_genome(fresh, sf_derive_seed(g->seed, i), est);
 	g->arm = EXPLORE;
 	rt_reversals_watch(g->reversals); /* the first fresh plan roots the search */
 	if (!set_current(g, fresh, sizeof fresh)) {

@@ -39,8 +39,11 @@ bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads);
 /* One line on what guidance did, for --keep-going's summary. */
 void rt_guide_summary(const struct rt_guide *g);
 
-/* The explorer's fresh plan for schedule index from seed (rt_driver.c). */
-void rt_make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t index, uint64_t seed,
+/* The explorer's fresh plan from seed (rt_driver.c): the walk's or the
+ * portfolio's next, by what each has cost so far; and the cost of the
+ * execution of the plan made last (its hand-offs), once it has run. */
+void rt_make_genome(uint8_t out[SF_GENOME_HEADER], uint64_t seed,
 		    const struct sf_estimates *est) __attribute__((visibility("hidden")));
+void rt_fresh_plan_cost(uint64_t handoffs) __attribute__((visibility("hidden")));
 
 #endif

@@ -294,6 +294,7 @@ struct rt_result {
 	uint64_t steps;
 	uint64_t fingerprint; /* of the interleaving: tids, kinds, sites */
 	uint64_t decisions;
+	uint64_t handoffs;    /* switches from one thread to another: what it cost */
 	uint32_t out_of_time; /* a hang the clock ended, at a step it chose */
 	/* What the explorer's plan generator learns from (generate.h). */
 	struct sf_estimates seen;
@@ -359,6 +360,7 @@ struct rt_state {
 	int busy;
 	uint64_t ndecisions;
 	uint64_t preemptions; /* switches away from a thread that could go on */
+	uint64_t handoffs;    /* switches of any kind (hand_to) */
 	int last_tid; /* tid of the previous event, for switch marks */
 	bool preempt_pending; /* the next event of the new thread is a preemption */
 

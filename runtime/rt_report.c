@@ -589,6 +589,7 @@ static void publish_counts(enum rt_fail_kind fail)
 	r->steps = rt.step;
 	r->fingerprint = rt.fingerprint;
 	r->decisions = rt.ndecisions;
+	r->handoffs = rt.handoffs;
 	r->seen.events = rt.step;
 	r->seen.locks = rt.locks;
 	rt_vars_profile(&r->seen);

@@ -167,6 +167,7 @@ static void hand_to(struct rt_thread *next)
 {
 	next->switched_in_at = rt.step;
 	rt.running = next;
+	rt.handoffs++;
 	if (atomic_exchange_explicit(&next->go, GO_RUN, memory_order_release) == GO_SLEEPING)
 		rt_futex_wake(&next->go);
 }
@@ -1067,6 +1068,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	}
 	rt.ndecisions = 0;
 	rt.preemptions = 0;
+	rt.handoffs = 0;
 	rt.last_tid = 0;
 	rt.preempt_pending = false;
 	rt.dirty = true;
