@@ -26,8 +26,11 @@
 
 #include "cov.h"
 #include "cov_export.h"
+#include "rt_anchor.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+
+#define COV_EVENTS_DEFAULT (1u << 20)
 
 static struct {
 	struct cov_state *state;
@@ -38,6 +41,13 @@ static struct {
 	 * (docs/cost.md). Guided run's explorer keeps no file per feature. */
 	bool default_kinds;
 	unsigned sinks; /* COV_TO_*: the maps features go to this execution */
+	/* An execution's events that coverage looks at: the first max_events
+	 * (SCHEDFUZZ_COV_EVENTS, 0: all). Each costs a lookup in a table of
+	 * every object the execution touched; a real program that shares
+	 * millions of them (zstd's pooled contexts: 7 to 12 million events a
+	 * schedule) made a guided schedule cost six times an unguided one. */
+	uint64_t events, max_events;
+	bool dumping; /* this execution's features go to SCHEDFUZZ_COV_DUMP */
 
 	/* Dump mode: this execution's features and variable sites. */
 	struct dumped *features;
@@ -88,6 +98,7 @@ void rt_cov_init(void)
 		}
 		rt.cfg.hapset_context = (unsigned)(c[0] - '0');
 	}
+	cov.max_events = rt_env_u64("SCHEDFUZZ_COV_EVENTS", COV_EVENTS_DEFAULT);
 	const char *dump = getenv("SCHEDFUZZ_COV_DUMP");
 	rt.cfg.cov_dump = dump && *dump ? dump : NULL;
 }
@@ -208,6 +219,7 @@ static void sink(void *arg, const struct cov_feature *f)
 
 void rt_cov_begin(void)
 {
+	cov.dumping = false;
 	cov.sinks = (rt.under_libfuzzer ? COV_TO_LIBFUZZER : 0) |
 		    (cov_export_afl_present() ? COV_TO_AFL : 0);
 	bool guided = rt.search && rt.search->want_hapset;
@@ -221,6 +233,8 @@ void rt_cov_begin(void)
 		kinds &= ~COV_READS_FROM;
 	cov_begin(cov.state, kinds, sink, NULL);
 	cov.nfeatures = cov.nsites = 0;
+	cov.events = 0;
+	cov.dumping = rt.cfg.cov_dump != NULL;
 }
 
 /* What each event is to the conflict rules; COV_OP_COUNT: not an event
@@ -279,6 +293,13 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 	uint8_t op = (uint8_t)rt_cov_op(ev, obj);
 	if (op == COV_OP_COUNT)
 		return;
+	if (RT_UNLIKELY(cov.max_events && ++cov.events > cov.max_events)) {
+		/* Enough: the rest of the execution goes by unobserved, on
+		 * the points' fast path. */
+		rt.cov_on = false;
+		rt.observed = rt.trace_on || rt.search || rt_anchors_on;
+		return;
+	}
 	struct cov_event e = {
 		.obj = obj ? obj->addr : addr,
 		.size = size,
@@ -297,8 +318,9 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 
 void rt_cov_end(void)
 {
-	if (!rt.cov_on || !rt.cfg.cov_dump)
+	if (!cov.dumping)
 		return;
+	cov.dumping = false;
 	struct rt_thread *self = rt_own_work_begin();
 	write_dump();
 	cov.nfeatures = cov.nsites = 0;

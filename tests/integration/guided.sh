@@ -12,6 +12,11 @@
 #     the reversal arm branches off the first schedule's execution: a bug
 #     one race reversal away from it is found by the second schedule, an
 #     explicit list, for each of three seeds, and replays
+#   guided.sh cov_events FIXED_PROG
+#     coverage looks at an execution's first SCHEDFUZZ_COV_EVENTS events:
+#     a small program is under the default (the same features as with no
+#     limit), a limit of 5 events leaves fewer, and a bad value is a
+#     one-line setup error
 . "$(dirname "$0")/lib.sh"
 
 schedules() { grep '^schedfuzz: schedule [0-9]*: ' "$1"; }
@@ -47,6 +52,23 @@ determinism() {
 		>/dev/null 2>"$WORK/pinned" || fail "pinned run failed"
 	! guided_line "$WORK/pinned" >/dev/null || fail "a pinned strategy was guided"
 	echo "deterministic: 300 schedules twice, the same; unguided differs"
+}
+
+cov_events() {
+	local prog=$1
+	features() { # features SCHEDFUZZ_COV_EVENTS
+		SCHEDFUZZ_COV_EVENTS=$1 "$SCHEDFUZZ" run -n 30 --seed 5 --keep-going -o "$WORK/out" -- "$prog" \
+			>/dev/null 2>"$WORK/ev.$1" || fail "SCHEDFUZZ_COV_EVENTS=$1: exit $?"
+		guided_line "$WORK/ev.$1" | sed -n 's/.* features \([0-9]*\),.*/\1/p'
+	}
+	local all dflt few
+	all=$(features 0) dflt=$(features "") few=$(features 5)
+	echo "features: no limit $all, default $dflt, 5 events $few"
+	[ -n "$all" ] && [ "$all" = "$dflt" ] || fail "the default limit changed a small program's features"
+	[ -n "$few" ] && [ "$few" -gt 0 ] && [ "$few" -lt "$all" ] || fail "5 events gave $few features"
+	SCHEDFUZZ_COV_EVENTS=many "$SCHEDFUZZ" run -n 1 -o "$WORK/out" -- "$prog" >/dev/null 2>"$WORK/bad"
+	[ $? -eq 2 ] || fail "SCHEDFUZZ_COV_EVENTS=many: expected a setup error"
+	grep -q "SCHEDFUZZ_COV_EVENTS=many is not a number" "$WORK/bad" || fail "no reason given"
 }
 
 corpus() {
@@ -117,6 +139,7 @@ reversals() {
 
 case $1 in
 determinism) determinism "$2" ;;
+cov_events) cov_events "$2" ;;
 reversals) reversals "$2" ;;
 corpus) corpus "$2" "$3" "$4" ;;
 *) fail "unknown check '$1'" ;;
