@@ -89,8 +89,11 @@ void trace_print_lanes(FILE *f, const struct trace *t, struct names *nm, size_t 
 	width = lane_width(f, t, nm, first, width);
 
 	fprintf(f, "==schedfuzz== interleaving in thread lanes: ");
-	if (first)
-		fprintf(f, "the last %zu of %zu events", nev - first, nev);
+	/* A long execution's trace keeps only its last events: say how many
+	 * there were in all, not how many the trace kept. */
+	size_t all = nev + (size_t)t->dropped;
+	if (first || t->dropped)
+		fprintf(f, "the last %zu of %zu events", nev - first, all);
 	else
 		fprintf(f, "all %zu events", nev);
 	fprintf(f, " (> preemption, ~ the thread must wait, * it waited first, ! timed out,\n"

@@ -9,6 +9,7 @@
 # first one freed, reaches fewer than 200; stack_tick's two threads,
 # 12,000,000 private accesses in all, two thirds on their stacks, reach
 # their ticks (12,000,000 / RT_OWN_TICK = 732) wherever the count ends.
+# A replay of an execution longer than its trace keeps counts every event.
 . "$(dirname "$0")/lib.sh"
 reuse=$1 loop=$2 tick=$3
 steps() { sed -n 's/^==schedfuzz== \([0-9]*\) steps, .*/\1/p' "$1"; }
@@ -32,5 +33,15 @@ for s in random pct:d=3 rpro:d=4,r=5; do
 	ticks=$(steps "$WORK/err")
 	[ -n "$ticks" ] && [ "$ticks" -ge 700 ] && [ "$ticks" -lt 1000 ] ||
 		fail "$s: stack_tick took ${ticks:-?} points, expected its 732 ticks and a few more"
+	if [ "$s" = random ]; then
+		# Longer than the trace keeps (2^20 events): replay's lanes still
+		# say how many there were in all.
+		SCHEDFUZZ_MEMORY=2 "$SCHEDFUZZ" replay --events 3 "$WORK/g" -- "$loop" 200000 >"$WORK/out" \
+			2>"$WORK/err" || fail "$s: a long private_loop failed"
+		long=$(steps "$WORK/err")
+		shown=$(sed -n 's/.*interleaving in thread lanes: the last 3 of \([0-9]*\) events.*/\1/p' "$WORK/err")
+		[ -n "$shown" ] && [ "$shown" -ge "$long" ] ||
+			fail "lanes say ${shown:-?} events of an execution of $long steps"
+	fi
 	echo "$s: private_loop $own points of its own, $all with every access; own_reuse $n; stack_tick $ticks"
 done
