@@ -107,12 +107,7 @@ static int codegen_words(char **argv, int i, int argc)
 		       : 0;
 }
 
-struct words {
-	char **v;
-	int n, cap;
-};
-
-static void add(struct words *w, const char *a)
+void cc_words_add(struct cc_words *w, const char *a)
 {
 	if (w->n + 2 > w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 64;
@@ -236,7 +231,7 @@ static char *default_object(const char *src)
 struct steps {
 	char *link, *opt;
 	const char *bitcode;
-	struct words codegen;
+	struct cc_words codegen;
 };
 
 /* Steps two to four: the hooks' fast path linked into the bitcode at obj
@@ -259,13 +254,13 @@ static int to_object(const struct steps *st, const char *obj)
 	if (status == 0)
 		status = run(opt);
 	if (status == 0) {
-		struct words w = { 0 };
+		struct cc_words w = { 0 };
 		for (int i = 0; i < st->codegen.n; i++)
-			add(&w, st->codegen.v[i]);
+			cc_words_add(&w, st->codegen.v[i]);
 		const char *tail[] = { "-Wno-unused-command-line-argument", "-c", "-x", "ir", inlined,
 				       "-Xclang", "-disable-llvm-passes", "-o", tmp };
 		for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
-			add(&w, tail[i]);
+			cc_words_add(&w, tail[i]);
 		status = run(w.v);
 		free(w.v);
 	}
@@ -294,10 +289,10 @@ static int fall_back(char **argv)
  * becomes its object. */
 static int compile_only(char **argv, int argc, const char *out, const struct steps *st)
 {
-	struct words w = { 0 };
+	struct cc_words w = { 0 };
 	for (int i = 0; i < argc; i++)
-		add(&w, argv[i]);
-	add(&w, "-emit-llvm");
+		cc_words_add(&w, argv[i]);
+	cc_words_add(&w, "-emit-llvm");
 	int status = run(w.v);
 	free(w.v);
 	if (status != 0)
@@ -332,42 +327,42 @@ static int compile_and_link(char **argv, int argc, const struct steps *st)
 		fprintf(stderr, "schedfuzz-cc: cannot make a scratch directory: %s\n", strerror(errno));
 		return 1;
 	}
-	struct words link = { 0 }, made = { 0 };
+	struct cc_words link = { 0 }, made = { 0 };
 	int status = 0;
 	for (int i = 0; i < argc && status == 0; i++) {
 		if (i > 0 && cc_takes_value(argv[i])) {
-			add(&link, argv[i]);
+			cc_words_add(&link, argv[i]);
 			if (++i < argc)
-				add(&link, argv[i]);
+				cc_words_add(&link, argv[i]);
 			continue;
 		}
 		if (i == 0 || argv[i][0] == '-' || !is_source(argv[i])) {
-			add(&link, argv[i]);
+			cc_words_add(&link, argv[i]);
 			continue;
 		}
 		char *obj;
 		if (asprintf(&obj, "%s/%d.o", dir, made.n) < 0)
 			exit(1);
-		add(&made, obj);
-		add(&link, obj);
-		struct words cc = { 0 };
+		cc_words_add(&made, obj);
+		cc_words_add(&link, obj);
+		struct cc_words cc = { 0 };
 		for (int j = 0; j < argc; j++) {
 			if (j > 0 && !strcmp(argv[j], "-o")) {
 				j++;
 				continue;
 			}
 			if (j > 0 && cc_takes_value(argv[j])) {
-				add(&cc, argv[j]);
+				cc_words_add(&cc, argv[j]);
 				if (++j < argc)
-					add(&cc, argv[j]);
+					cc_words_add(&cc, argv[j]);
 				continue;
 			}
 			if (j == i || j == 0 || argv[j][0] == '-' || !is_source(argv[j]))
-				add(&cc, argv[j]);
+				cc_words_add(&cc, argv[j]);
 		}
 		const char *tail[] = { "-c", "-emit-llvm", "-o", obj };
 		for (size_t k = 0; k < sizeof tail / sizeof *tail; k++)
-			add(&cc, tail[k]);
+			cc_words_add(&cc, tail[k]);
 		status = run(cc.v);
 		free(cc.v);
 		if (status == 0 && to_object(st, obj) != 0)
@@ -418,11 +413,11 @@ int cc_inline_run(char **argv, int argc, const char *bitcode)
 		return -1;
 	struct steps st = { find_llvm_tool(argv[0], "llvm-link"), find_llvm_tool(argv[0], "opt"),
 			    bitcode, { 0 } };
-	add(&st.codegen, argv[0]);
+	cc_words_add(&st.codegen, argv[0]);
 	for (int i = 1; i < argc; i++) {
 		int k = codegen_words(argv, i, argc);
 		for (int j = 0; j < k; j++)
-			add(&st.codegen, argv[i + j]);
+			cc_words_add(&st.codegen, argv[i + j]);
 		if (k == 0 && cc_takes_value(argv[i]))
 			i++;
 		else if (k > 1)

@@ -4,6 +4,14 @@
 
 #include <stdbool.h>
 
+/* A command being built: NULL-terminated words (v[n] == NULL). */
+struct cc_words {
+	char **v;
+	int n, cap;
+};
+/* Appends a (not copied); out of memory ends schedfuzz-cc. */
+void cc_words_add(struct cc_words *w, const char *a);
+
 /* Options whose next word is their value, not an input. */
 bool cc_takes_value(const char *arg);
 

@@ -80,25 +80,6 @@
 #define SCHEDFUZZ_DEFAULT_AFL_RT "/usr/lib/afl/afl-compiler-rt.o"
 #endif
 
-struct cmd {
-	char **argv;
-	int argc, cap;
-};
-
-static void push(struct cmd *c, const char *arg)
-{
-	if (c->argc + 2 > c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 64;
-		c->argv = realloc(c->argv, (size_t)c->cap * sizeof *c->argv);
-		if (!c->argv) {
-			fprintf(stderr, "schedfuzz-cc: out of memory\n");
-			exit(1);
-		}
-	}
-	c->argv[c->argc++] = (char *)arg;
-	c->argv[c->argc] = NULL;
-}
-
 static char *fmt(const char *f, const char *a)
 {
 	char *s;
@@ -206,7 +187,7 @@ static void scan_sanitizers(const char *list, struct sanitizers *s)
 	free(copy);
 }
 
-static bool link_libfuzzer(struct cmd *c)
+static bool link_libfuzzer(struct cc_words *c)
 {
 	const char *fz = getenv("SCHEDFUZZ_FUZZER_LIB");
 	if (!fz || !*fz)
@@ -217,17 +198,17 @@ static bool link_libfuzzer(struct cmd *c)
 			*fz ? " at " : "", fz);
 		return false;
 	}
-	push(c, "-Wl,--whole-archive");
-	push(c, fz);
-	push(c, "-Wl,--no-whole-archive");
-	push(c, "-lstdc++");
-	push(c, "-lm");
+	cc_words_add(c, "-Wl,--whole-archive");
+	cc_words_add(c, fz);
+	cc_words_add(c, "-Wl,--no-whole-archive");
+	cc_words_add(c, "-lstdc++");
+	cc_words_add(c, "-lm");
 	return true;
 }
 
 /* UBSan's standalone runtime, beside the TSan instrumentation (whose own
  * runtime, which would carry UBSan's, is never linked). */
-static bool link_ubsan_runtime(struct cmd *c, bool cxx)
+static bool link_ubsan_runtime(struct cc_words *c, bool cxx)
 {
 	const char *dir = getenv("SCHEDFUZZ_CLANG_RT_DIR");
 	if (!dir || !*dir)
@@ -239,17 +220,17 @@ static bool link_ubsan_runtime(struct cmd *c, bool cxx)
 			rt);
 		return false;
 	}
-	push(c, "-Wl,--whole-archive");
-	push(c, rt);
+	cc_words_add(c, "-Wl,--whole-archive");
+	cc_words_add(c, rt);
 	if (cxx)
-		push(c, fmt("%s/libclang_rt.ubsan_standalone_cxx-x86_64.a", dir));
-	push(c, "-Wl,--no-whole-archive");
-	push(c, "-lrt");
-	push(c, "-lm");
+		cc_words_add(c, fmt("%s/libclang_rt.ubsan_standalone_cxx-x86_64.a", dir));
+	cc_words_add(c, "-Wl,--no-whole-archive");
+	cc_words_add(c, "-lrt");
+	cc_words_add(c, "-lm");
 	return true;
 }
 
-static bool link_afl_runtime(struct cmd *c)
+static bool link_afl_runtime(struct cc_words *c)
 {
 	const char *art = getenv("SCHEDFUZZ_AFL_RT");
 	if (!art || !*art)
@@ -260,7 +241,7 @@ static bool link_afl_runtime(struct cmd *c)
 			art);
 		return false;
 	}
-	push(c, art);
+	cc_words_add(c, art);
 	return true;
 }
 
@@ -416,77 +397,77 @@ int main(int argc, char **argv)
 	bool harness = san.fuzzer || afl_driver || engine == LIBFUZZER;
 	bool no_libfuzzer = engine == AFL || engine == STANDALONE;
 
-	struct cmd c = { 0 };
-	push(&c, compiler);
+	struct cc_words c = { 0 };
+	cc_words_add(&c, compiler);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (no_libfuzzer && !strncmp(a, "-fsanitize=", 11)) {
 			char *rest = without_fuzzer(a);
 			if (rest)
-				push(&c, rest);
+				cc_words_add(&c, rest);
 		} else if (!is_afl_driver(a)) {
-			push(&c, a);
+			cc_words_add(&c, a);
 		}
 	}
 	if (engine == LIBFUZZER && !san.fuzzer)
-		push(&c, "-fsanitize=fuzzer");
+		cc_words_add(&c, "-fsanitize=fuzzer");
 	if (env_san_flag && !info_only && has_input)
-		push(&c, env_san_flag);
+		cc_words_add(&c, env_san_flag);
 	if (san.leak && !san.address && !info_only && has_input)
-		push(&c, "-fsanitize=address"); /* LeakSanitizer is ASan's */
+		cc_words_add(&c, "-fsanitize=address"); /* LeakSanitizer is ASan's */
 	/* Whether libFuzzer's own coverage (its counters) is compiled in. */
 	bool libfuzzer_cov = !no_libfuzzer && (san.fuzzer || san.fuzzer_no_link || engine == LIBFUZZER);
 
 	if (!info_only && has_input) {
-		push(&c, "-Wno-unused-command-line-argument");
+		cc_words_add(&c, "-Wno-unused-command-line-argument");
 		afl_native_edges(compiler);
 		if (asan) {
 			/* The TSan pass, past the driver's check, for atomics and
 			 * function entries only: the driver refuses the two together
 			 * because of their runtimes, and ours is the only one. */
-			push(&c, "-Xclang");
-			push(&c, "-fsanitize=thread");
-			push(&c, "-mllvm");
-			push(&c, "-tsan-instrument-memory-accesses=0");
-			push(&c, "-mllvm");
-			push(&c, "-tsan-instrument-memintrinsics=0"); /* ASan checks those */
+			cc_words_add(&c, "-Xclang");
+			cc_words_add(&c, "-fsanitize=thread");
+			cc_words_add(&c, "-mllvm");
+			cc_words_add(&c, "-tsan-instrument-memory-accesses=0");
+			cc_words_add(&c, "-mllvm");
+			cc_words_add(&c, "-tsan-instrument-memintrinsics=0"); /* ASan checks those */
 			/* A load and a store callback before every access; the
 			 * callbacks need a coverage kind to ride on: the engine's
 			 * edges, or one flag per function, the cheapest there is. */
 			if (engine == AFL)
-				push(&c, "-fsanitize-coverage=trace-pc-guard,trace-loads,trace-stores");
+				cc_words_add(&c, "-fsanitize-coverage=trace-pc-guard,trace-loads,trace-stores");
 			else if (libfuzzer_cov)
-				push(&c, "-fsanitize-coverage=trace-loads,trace-stores");
+				cc_words_add(&c, "-fsanitize-coverage=trace-loads,trace-stores");
 			else
-				push(&c, "-fsanitize-coverage=func,inline-bool-flag,trace-loads,trace-stores");
+				cc_words_add(&c, "-fsanitize-coverage=func,inline-bool-flag,trace-loads,trace-stores");
 		} else {
 			/* Instrumentation only: the sanitizer runtime is ours, linked below. */
-			push(&c, "-fsanitize=thread");
-			push(&c, "-fno-sanitize-link-runtime");
+			cc_words_add(&c, "-fsanitize=thread");
+			cc_words_add(&c, "-fno-sanitize-link-runtime");
 			/* TSan drops the read of "x = x + 1" when a write to x follows
 			 * in the same block: for race detection the write covers it,
 			 * but for us the read is where a lost update begins, a
 			 * scheduling point, a change point for PCTVB and half of a MAP
 			 * pattern. */
-			push(&c, "-mllvm");
-			push(&c, "-tsan-instrument-read-before-write=1");
+			cc_words_add(&c, "-mllvm");
+			cc_words_add(&c, "-tsan-instrument-read-before-write=1");
 			/* Volatile accesses through their own hooks: a volatile on
 			 * the thread's own stack is shared on purpose (a queue node
 			 * another thread clears), unlike the rest of the stack. */
-			push(&c, "-mllvm");
-			push(&c, "-tsan-distinguish-volatile=1");
+			cc_words_add(&c, "-mllvm");
+			cc_words_add(&c, "-tsan-distinguish-volatile=1");
 			if (engine == AFL)
-				push(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
+				cc_words_add(&c, "-fsanitize-coverage=trace-pc-guard"); /* edges, into AFL++'s map */
 		}
 		if (!has_g)
-			push(&c, "-gline-tables-only");
+			cc_words_add(&c, "-gline-tables-only");
 		/* libFuzzer's stack-depth tracing writes a thread-local variable
 		 * only when the stack went deeper than ever before in the
 		 * process: an event that exists in one process and not in
 		 * another, which would shift every later decision of a replay. */
-		push(&c, "-fno-sanitize-coverage=stack-depth");
+		cc_words_add(&c, "-fno-sanitize-coverage=stack-depth");
 #if defined(__x86_64__)
-		push(&c, "-mcx16"); /* 128-bit atomics reach our hooks, not libatomic */
+		cc_words_add(&c, "-mcx16"); /* 128-bit atomics reach our hooks, not libatomic */
 #endif
 		if (link && !shared) {
 			const char *dir = libdir();
@@ -496,16 +477,16 @@ int main(int argc, char **argv)
 					rt);
 				return 1;
 			}
-			push(&c, "-Wl,--whole-archive");
-			push(&c, rt);
-			push(&c, "-Wl,--no-whole-archive");
-			push(&c, "-Wl,--wrap=main");
+			cc_words_add(&c, "-Wl,--whole-archive");
+			cc_words_add(&c, rt);
+			cc_words_add(&c, "-Wl,--no-whole-archive");
+			cc_words_add(&c, "-Wl,--wrap=main");
 			if (harness) {
-				push(&c, "-Wl,--wrap=LLVMFuzzerTestOneInput");
+				cc_words_add(&c, "-Wl,--wrap=LLVMFuzzerTestOneInput");
 				if (engine == AFL)
-					push(&c, fmt("%s/libschedfuzz_driver_afl.a", dir));
+					cc_words_add(&c, fmt("%s/libschedfuzz_driver_afl.a", dir));
 				else if (engine == STANDALONE)
-					push(&c, fmt("%s/libschedfuzz_driver_standalone.a", dir));
+					cc_words_add(&c, fmt("%s/libschedfuzz_driver_standalone.a", dir));
 				else if (!asan && !link_libfuzzer(&c))
 					return 1; /* with ASan's runtime linked, clang links libFuzzer too */
 			}
@@ -513,24 +494,24 @@ int main(int argc, char **argv)
 				return 1;
 			if (san.undefined && !asan && !link_ubsan_runtime(&c, cxx))
 				return 1;
-			push(&c, "-ldl");
-			push(&c, "-lpthread");
+			cc_words_add(&c, "-ldl");
+			cc_words_add(&c, "-lpthread");
 		}
 	}
 
 	/* The default mode's hooks: their fast path inline where the
 	 * compiler can take it (cc_inline.c). */
 	if (!asan && !info_only && has_input) {
-		int status = cc_inline_run(c.argv, c.argc, fmt("%s/schedfuzz_inline.bc", libdir()));
+		int status = cc_inline_run(c.v, c.n, fmt("%s/schedfuzz_inline.bc", libdir()));
 		if (status >= 0)
 			return status;
 	}
 	if (getenv("SCHEDFUZZ_CC_VERBOSE")) {
-		for (int i = 0; i < c.argc; i++)
-			fprintf(stderr, "%s%s", i ? " " : "", c.argv[i]);
+		for (int i = 0; i < c.n; i++)
+			fprintf(stderr, "%s%s", i ? " " : "", c.v[i]);
 		fprintf(stderr, "\n");
 	}
-	execvp(compiler, c.argv);
+	execvp(compiler, c.v);
 	fprintf(stderr, "schedfuzz-cc: cannot run %s: %s (run scripts/setup.sh, or set %s)\n", compiler,
 		strerror(errno), cxx ? "SCHEDFUZZ_CLANGXX" : "SCHEDFUZZ_CLANG");
 	return 1;
