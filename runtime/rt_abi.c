@@ -111,19 +111,23 @@ HOOK void __tsan_func_entry(void *pc)
 	if (t) {
 		uint32_t d = t->depth++;
 		t->ctx[d & (RT_CTX_RING - 1)] = pc;
-		if (RT_UNLIKELY(d >= RT_CTX_RING) && d - RT_CTX_RING + 1 > t->ctx_lost)
-			t->ctx_lost = d - RT_CTX_RING + 1; /* frame d - RT_CTX_RING's slot */
+		/* Frames [0, ctx_lost) were overwritten. A frame entered below
+		 * that (after returns) is whole again, those under it stay
+		 * lost; a frame RT_CTX_RING deeper overwrites frame d -
+		 * RT_CTX_RING. Returns leave it as it is: readers clamp it to
+		 * the depth (rt_ctx_count), so they cost nothing more. */
+		if (RT_UNLIKELY(d < t->ctx_lost))
+			t->ctx_lost = d;
+		else if (RT_UNLIKELY(d >= RT_CTX_RING) && d - RT_CTX_RING + 1 > t->ctx_lost)
+			t->ctx_lost = d - RT_CTX_RING + 1;
 	}
 }
 
 HOOK void __tsan_func_exit(void)
 {
 	struct rt_thread *t = rt_self;
-	if (t && t->depth) {
+	if (t && t->depth)
 		t->depth--;
-		if (RT_UNLIKELY(t->ctx_lost > t->depth))
-			t->ctx_lost = t->depth;
-	}
 }
 
 HOOK void __tsan_ignore_thread_begin(void) {}

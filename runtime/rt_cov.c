@@ -26,7 +26,6 @@
 
 #include "cov.h"
 #include "cov_export.h"
-#include "rt_anchor.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
 
@@ -297,7 +296,7 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 		/* Enough: the rest of the execution goes by unobserved, on
 		 * the points' fast path. */
 		rt.cov_on = false;
-		rt.observed = rt.trace_on || rt.search || rt_anchors_on;
+		rt_observers_changed();
 		return;
 	}
 	struct cov_event e = {

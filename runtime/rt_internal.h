@@ -229,8 +229,9 @@ struct rt_thread {
 	bool waited;      /* blocked since its last event (traces only) */
 	const void *site; /* last site this thread reached */
 	/* Its call sites, a ring by depth: a call RT_CTX_RING deeper
-	 * overwrites an outer one, and the frames below depth ctx_lost are
-	 * those overwritten (rt_ctx_count). */
+	 * overwrites an outer one, and the frames below depth ctx_lost
+	 * (which may exceed depth after returns) are those overwritten
+	 * (rt_ctx_count). */
 	const void *ctx[RT_CTX_RING];
 	uint32_t depth, ctx_lost;
 
@@ -334,7 +335,7 @@ struct rt_state {
 	bool under_libfuzzer; /* main() was handed to libFuzzer */
 	bool cov_on;  /* this execution computes interleaving coverage */
 	bool trace_on; /* this execution is traced (SCHEDFUZZ_TRACE) */
-	bool observed; /* cov_on || trace_on || search: events go to observe() */
+	bool observed; /* cov_on || trace_on || search || anchors: events go to observe() */
 	struct sx_log *search; /* a systematic search's child: log here (rt_search.c) */
 	struct rt_config cfg;
 
@@ -729,6 +730,9 @@ RT_HIDDEN void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t add
 			    struct rt_obj *obj, uint32_t size, const void *site);
 /* The execution ended (either way): write the dump, if asked for. */
 RT_HIDDEN void rt_cov_end(void);
+/* Coverage, the trace, the search or anchors started or stopped listening:
+ * recompute rt.observed (rt_sched.c). */
+RT_HIDDEN void rt_observers_changed(void);
 /* What ev is to HaPSet's conflict rules (enum cov_op), or COV_OP_COUNT. */
 RT_HIDDEN int rt_cov_op(enum rt_ev ev, const struct rt_obj *obj);
 /* Self's call context as HaPSet statements carry it; returns how many. */

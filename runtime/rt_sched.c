@@ -327,6 +327,11 @@ static RT_NOINLINE void count(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 	}
 }
 
+void rt_observers_changed(void)
+{
+	rt.observed = rt.cov_on || rt.trace_on || rt.search || rt_anchors_on;
+}
+
 /* Coverage, traces and the search's log, off the fast path: one test
  * covers them all. */
 static RT_NOINLINE void observe(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
@@ -1112,7 +1117,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	if (rt.search)
 		rt_search_begin();
 	rt_anchors_begin();
-	rt.observed = rt.cov_on || rt.trace_on || rt.search || rt_anchors_on;
+	rt_observers_changed();
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = pin_cpu();

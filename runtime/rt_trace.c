@@ -249,7 +249,7 @@ void rt_trace_end(enum rt_fail_kind fail)
 	if (!rt.trace_on)
 		return;
 	rt.trace_on = false;
-	rt.observed = rt.cov_on || rt_anchors_on;
+	rt_observers_changed();
 	/* stdio's copies are not the program's accesses */
 	struct rt_thread *self = rt_own_work_begin();
 	FILE *f = rt_outfile_rewrite(rt.cfg.trace_path, &trace_fd, "w");
