@@ -55,6 +55,13 @@ static inline void on_aligned(const volatile void *p, uint32_t size, bool write,
  * access, as a hook's is. */
 HOOK RT_NOINLINE void rt_access_slow(struct rt_thread *t, void *p, uint32_t size, bool write)
 {
+	/* rt_nobody (an uncontrolled thread), or a forked child's copy of its
+	 * parent's thread, which a loop kept (rt_self_or_nobody): no event.
+	 * The count starts again, meaning nothing. */
+	if (RT_UNLIKELY(t != rt_self)) {
+		t->own_left = RT_OWN_TICK;
+		return;
+	}
 	rt_access(t, (uintptr_t)p, size, write, RT_CALLER());
 }
 

@@ -10,13 +10,16 @@
  *
  * Not part of the runtime's archive, and not in its code section: this
  * code runs as the program's own. */
+/* What the runtime sets once for the program's code (rt_own_shadow) or
+ * changes only outside its frames (rt_self_or_nobody) is constant here. */
+#define RT_INLINE_CONSTANTS
 #include "rt_own.h"
 
 #define FAST(NAME, N, WRITE, ALIGNED)                                                        \
 	__attribute__((always_inline)) void NAME(void *p)                                    \
 	{                                                                                    \
-		struct rt_thread *t = rt_self;                                                   \
-		if (t && !rt_own_mine(t, (uintptr_t)p, N, WRITE, ALIGNED))                       \
+		struct rt_thread *t = rt_self_or_nobody;                                         \
+		if (!rt_own_mine(t, (uintptr_t)p, N, WRITE, ALIGNED))                            \
 			rt_access_slow(t, p, N, WRITE);                                          \
 	}
 

@@ -408,6 +408,30 @@ struct rt_state {
 
 extern struct rt_state rt RT_HIDDEN;
 extern __thread struct rt_thread *rt_self RT_HIDDEN __attribute__((tls_model("local-exec")));
+/* rt_self, or rt_nobody where it is NULL: the inline access check
+ * (rt_own_mine, rt_inline.c) reads this one, so that it needs no test for
+ * an uncontrolled thread. rt_nobody's tags match no granule, and its slow
+ * path returns at once. Set with rt_self, by rt_set_self only.
+ *
+ * The check compiled into the program (RT_INLINE_CONSTANTS) takes it for
+ * a constant, so that a loop keeps it in a register: a thread's value
+ * changes only where no frame of the program's is live (the thread's
+ * start, the execution's end) or in the runtime's calls, which put it back
+ * before they return. A program that forks in a loop may keep its parent's
+ * value in the child: rt_access_slow ignores a thread that is not rt_self. */
+extern struct rt_thread rt_nobody RT_HIDDEN;
+#ifdef RT_INLINE_CONSTANTS
+extern __thread struct rt_thread *const rt_self_or_nobody RT_HIDDEN
+	__attribute__((tls_model("local-exec")));
+#else
+extern __thread struct rt_thread *rt_self_or_nobody RT_HIDDEN
+	__attribute__((tls_model("local-exec")));
+static inline void rt_set_self(struct rt_thread *t)
+{
+	rt_self = t;
+	rt_self_or_nobody = t ? t : &rt_nobody;
+}
+#endif
 
 /* How many of t's call sites, innermost first, are still in its ring, at
  * most n, leaving out the frames below depth floor (the outermost, entered
@@ -428,6 +452,7 @@ static inline const void *rt_ctx_site(const struct rt_thread *t, uint32_t k)
  * stack overflow above all, is still that thread's failure (rt_signals.c). */
 extern __thread struct rt_thread *rt_self_hidden RT_HIDDEN;
 
+#ifndef RT_INLINE_CONSTANTS /* the runtime's own code only */
 /* The runtime's own work on a program's thread (coverage, unwinding, a
  * fuzzer's hook, stdio): uncontrolled meanwhile, so its memory accesses
  * and calls are no events. Nests: an inner pair leaves the outer's thread. */
@@ -436,16 +461,17 @@ static inline struct rt_thread *rt_own_work_begin(void)
 	struct rt_thread *self = rt_self;
 	if (self)
 		rt_self_hidden = self;
-	rt_self = NULL;
+	rt_set_self(NULL);
 	return self;
 }
 
 static inline void rt_own_work_end(struct rt_thread *self)
 {
-	rt_self = self;
+	rt_set_self(self);
 	if (self)
 		rt_self_hidden = NULL;
 }
+#endif
 
 /* Only the part of a site that is the same in every process: an offset
  * into the executable, or nothing for code in shared libraries. */

@@ -14,7 +14,16 @@
 
 #include "rt_own.h"
 
-struct rt_own_state rt_own;
+/* Until the shadow is reserved, the map is one cell, and every granule's
+ * is that one. */
+static uint16_t no_map[1];
+struct rt_own_shadow rt_own_shadow = { .map = no_map, .mask = 0 };
+struct rt_own_state rt_own = { .read = RT_OWN_NONE };
+/* The thread of the inline check where there is none (rt_set_self). */
+struct rt_thread rt_nobody = { .own_tag = RT_OWN_NONE, .own_r1 = RT_OWN_NONE,
+			       .own_left = RT_OWN_TICK };
+__thread struct rt_thread *rt_self_or_nobody
+	__attribute__((tls_model("local-exec"))) = &rt_nobody;
 
 #define GRANULES ((uintptr_t)1 << (RT_OWN_ADDR_BITS - RT_OWN_SHIFT))
 #define MAP_BYTES (GRANULES * sizeof(uint16_t))
@@ -37,7 +46,8 @@ static bool reserve(void)
 			failed = true;
 		return false;
 	}
-	rt_own.map = p;
+	rt_own_shadow.map = p;
+	rt_own_shadow.mask = GRANULES - 1;
 	reserved = true;
 	return true;
 }
@@ -48,7 +58,7 @@ static void advance(void)
 {
 	uint16_t gen = (uint16_t)((rt_own.gen >> 8) + 1);
 	if (gen > 0xfe) {
-		madvise(rt_own.map, MAP_BYTES, MADV_DONTNEED);
+		madvise(rt_own_shadow.map, MAP_BYTES, MADV_DONTNEED);
 		gen = 1;
 		rt_own.first = 1 << 8;
 	}
@@ -60,6 +70,7 @@ void rt_own_begin(bool watch)
 {
 	if (!watch || !reserve()) {
 		rt_own.limit = 0;
+		rt_own.read = RT_OWN_NONE; /* tags: RT_OWN_NONE (rt_own_thread_begin) */
 		return;
 	}
 	rt_own.limit = GRANULES;
@@ -73,7 +84,7 @@ void rt_own_settle(void)
 		return;
 	advance();
 	for (int i = 0; i < rt.nthreads; i++) /* their tags name the old generation */
-		rt.threads[i].own_tag = rt.threads[i].own_r1 = 0;
+		rt.threads[i].own_tag = rt.threads[i].own_r1 = RT_OWN_NONE;
 }
 
 /* Granules [*g0, *g1) of [a, a + size), clipped to the watched ones;
@@ -103,12 +114,12 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 	uintptr_t g0, g1;
 	bool point = !span(a, size, &g0, &g1), mark = false;
 	for (uintptr_t g = g0; g < g1; g++) {
-		uint16_t c = rt_own.map[g], cg = c & 0xff00, s = c & 0xff;
+		uint16_t c = rt_own_shadow.map[g], cg = c & 0xff00, s = c & 0xff;
 		if (c == mine || c == shared) {
 			point |= c == shared;
 		} else if (cg != gen) { /* settled, or untouched in this execution */
 			bool settled = cg >= rt_own.first && cg < gen;
-			rt_own.map[g] = settled && !write ? r1 : mine;
+			rt_own_shadow.map[g] = settled && !write ? r1 : mine;
 			/* A write to settled memory may be half of an update that
 			 * another thread makes too (a counter main set up): a point,
 			 * once, before the writer owns it. */
@@ -117,19 +128,19 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 			/* read since it settled or since a write: by self alone (r1),
 			 * by another alone, or by several; any write is a point */
 			if (write) {
-				rt_own.map[g] = c == r1 ? mine : shared;
+				rt_own_shadow.map[g] = c == r1 ? mine : shared;
 				point = true;
 			} else if (c != r1 && c != read) {
-				rt_own.map[g] = read;
+				rt_own_shadow.map[g] = read;
 			}
 		} else { /* another thread's: the first access of a second thread */
-			rt_own.map[g] = write ? shared : read;
+			rt_own_shadow.map[g] = write ? shared : read;
 			point = true;
 		}
 	}
-	if (t->own_tag != (uint16_t)~mine) { /* first private access after a publication */
-		t->own_tag = (uint16_t)~mine;
-		t->own_r1 = (uint16_t)~r1;
+	if (t->own_tag != mine) { /* first private access after a publication */
+		t->own_tag = mine;
+		t->own_r1 = r1;
 		mark = true;
 	}
 	if (rt_own_tick_due(t))
@@ -146,9 +157,9 @@ void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size)
 	uintptr_t g0, g1;
 	span(a, size, &g0, &g1);
 	for (uintptr_t g = g0; g < g1; g++) {
-		uint16_t c = rt_own.map[g];
+		uint16_t c = rt_own_shadow.map[g];
 		if (c != shared && c != rt_own.read)
-			rt_own.map[g] = mine;
+			rt_own_shadow.map[g] = mine;
 	}
 }
 
@@ -160,8 +171,8 @@ void rt_own_share_slow(uintptr_t a, uint32_t size)
 	uintptr_t g0, g1;
 	span(a, size, &g0, &g1);
 	for (uintptr_t g = g0; g < g1; g++)
-		if (rt_own.map[g] != shared)
-			rt_own.map[g] = shared;
+		if (rt_own_shadow.map[g] != shared)
+			rt_own_shadow.map[g] = shared;
 }
 
 void rt_own_forget(uintptr_t a, size_t size)
@@ -170,7 +181,7 @@ void rt_own_forget(uintptr_t a, size_t size)
 		return;
 	uintptr_t g0, g1;
 	span(a, size, &g0, &g1);
-	uintptr_t lo = (uintptr_t)&rt_own.map[g0], hi = (uintptr_t)&rt_own.map[g1];
+	uintptr_t lo = (uintptr_t)&rt_own_shadow.map[g0], hi = (uintptr_t)&rt_own_shadow.map[g1];
 	/* Large blocks: whole shadow pages go back to the kernel (zero is
 	 * untouched), so that freeing a big buffer never faults its shadow in. */
 	uintptr_t plo = (lo + PAGE - 1) & ~(uintptr_t)(PAGE - 1), phi = hi & ~(uintptr_t)(PAGE - 1);

@@ -30,6 +30,8 @@
 #define RT_OWN_READ1_SLOTS (RT_OWN_READ - RT_OWN_READ1) /* slots with a READ1 state */
 #define RT_OWN_READ 0xfe    /* read by several since a write: reads are no points */
 #define RT_OWN_SHARED 0xff  /* read and written by several */
+/* No cell's value (generations stop at 0xfe): a tag that matches nothing. */
+#define RT_OWN_NONE 0xffff
 /* Private accesses a thread makes between two that are scheduling points
  * anyway (a tick): a loop over private memory then still reaches points,
  * so that the watchdog sees it compute and fairness sees a spin on memory
@@ -38,24 +40,35 @@
 _Static_assert(RT_MAX_THREADS < RT_OWN_READ1, "a slot + 1 fits below the other states");
 
 struct rt_own_state {
-	uint16_t *map;    /* cell of granule g at map[g] */
 	uintptr_t limit;  /* granules watched: 0 when every access is a point */
 	uint16_t gen;     /* the current generation (1 to 0xfe), in the high byte */
 	uint16_t first;   /* the generation this execution started with */
-	uint16_t read;    /* gen | RT_OWN_READ */
+	uint16_t read;    /* gen | RT_OWN_READ, RT_OWN_NONE when not watching */
 };
 extern struct rt_own_state rt_own RT_HIDDEN;
+/* Where the shadow is: set once, when it is reserved (rt_own.c), before
+ * any of the program's code that reads it is running. The check compiled
+ * into the program (RT_INLINE_CONSTANTS, rt_inline.c) takes it for a
+ * constant, so that its loops load it once rather than at every access,
+ * across the slow path's calls too. Before the reservation, and where it
+ * fails, the map is one cell (mask 0), which no tag matches. */
+struct rt_own_shadow {
+	uint16_t *map;   /* cell of granule g at map[g & mask] */
+	uintptr_t mask;
+};
+#ifdef RT_INLINE_CONSTANTS
+extern const struct rt_own_shadow rt_own_shadow RT_HIDDEN;
+#else
+extern struct rt_own_shadow rt_own_shadow RT_HIDDEN;
+#endif
 
-/* t's tags are complements of cell values of the current generation: its
- * exclusive state (own_tag) and its READ1 state (own_r1), or 0 when its
- * next private access must be a point anyway (a new thread's zeroed tags
- * are that too). Complemented, an untouched cell (0) never matches, and
- * no cell matches 0: generations stop at 0xfe, so no cell is 0xffff. */
+/* t's tags are cell values of the current generation: its exclusive state
+ * (own_tag) and its READ1 state (own_r1), or RT_OWN_NONE when its next
+ * private access must be a point anyway (rt_own_thread_begin sets that). */
 static inline __attribute__((always_inline)) bool rt_own_ok(const struct rt_thread *t, uint16_t c,
 							     bool write)
 {
-	uint16_t x = (uint16_t)~c;
-	return x == t->own_tag || (!write && (x == t->own_r1 || c == rt_own.read));
+	return c == t->own_tag || (!write && (c == t->own_r1 || c == rt_own.read));
 }
 
 /* The fast path: an access by t to granules (one, or two when it
@@ -64,10 +77,15 @@ static inline __attribute__((always_inline)) bool rt_own_ok(const struct rt_thre
  * t owns it like any memory it touched first, and the slow path claims it
  * back from a thread that used the same stack before.
  *
+ * No test for the shadow's bounds: it covers the whole user address space
+ * (the mask only makes an address above it harmless), and when accesses
+ * are not watched, no tag and no read state matches a cell.
+ *
  * aligned: the compiler knows the access naturally aligned (the hooks
  * without "unaligned" in their names), so that it straddles no granule but
  * in a program that breaks its alignment promises: one lookup, and a test
- * for that case that is never taken. An unaligned access (8 bytes at any
+ * of the address's low bits (misaligned?) that such a program alone takes,
+ * to look at the second granule too. An unaligned access (8 bytes at any
  * offset, as a match finder compares) straddles one time in two: there
  * both lookups, since a branch on it would be mispredicted half the time. */
 static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *t, uintptr_t a,
@@ -76,13 +94,14 @@ static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *
 {
 	if (size > RT_OWN_GRANULE) /* a range: the slow path walks it */
 		return false;
-	uintptr_t g = a >> RT_OWN_SHIFT, h = (a + size - 1) >> RT_OWN_SHIFT;
+	const uint16_t *map = rt_own_shadow.map;
+	uintptr_t m = rt_own_shadow.mask;
+	uintptr_t g = a >> RT_OWN_SHIFT & m, h = (a + size - 1) >> RT_OWN_SHIFT & m;
 	if (aligned && size <= 8) { /* 16 bytes are "aligned" at 8 */
-		if (RT_UNLIKELY(g >= rt_own.limit) || !rt_own_ok(t, rt_own.map[g], write) ||
-		    RT_UNLIKELY(h != g && (h >= rt_own.limit || !rt_own_ok(t, rt_own.map[h], write))))
+		if (!rt_own_ok(t, map[g], write) ||
+		    RT_UNLIKELY((a & (size - 1)) && h != g && !rt_own_ok(t, map[h], write)))
 			return false;
-	} else if (RT_UNLIKELY(h >= rt_own.limit) || !rt_own_ok(t, rt_own.map[g], write) ||
-		   !rt_own_ok(t, rt_own.map[h], write)) {
+	} else if (!rt_own_ok(t, map[g], write) || !rt_own_ok(t, map[h], write)) {
 		return false;
 	}
 	return --t->own_left != 0;
@@ -99,7 +118,11 @@ static inline __attribute__((always_inline)) bool rt_own_tick_due(struct rt_thre
 	t->own_left = RT_OWN_TICK;
 	return true;
 }
-static inline void rt_own_thread_begin(struct rt_thread *t) { t->own_left = RT_OWN_TICK; }
+static inline void rt_own_thread_begin(struct rt_thread *t)
+{
+	t->own_tag = t->own_r1 = RT_OWN_NONE;
+	t->own_left = RT_OWN_TICK;
+}
 
 /* The slow path of a plain access: claims the untouched granules for t,
  * moves the others along the states, and says whether the access is a
@@ -133,8 +156,8 @@ static inline __attribute__((always_inline)) bool rt_own_is_shared(uintptr_t a, 
 {
 	uintptr_t g = a >> RT_OWN_SHIFT, h = (a + size - 1) >> RT_OWN_SHIFT;
 	uint16_t shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
-	return size <= RT_OWN_GRANULE && h < rt_own.limit && rt_own.map[g] == shared &&
-	       rt_own.map[h] == shared;
+	return size <= RT_OWN_GRANULE && h < rt_own.limit && rt_own_shadow.map[g] == shared &&
+	       rt_own_shadow.map[h] == shared;
 }
 static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint32_t size)
 {
@@ -153,6 +176,6 @@ RT_HIDDEN void rt_own_settle(void);
 /* Self wrote shared memory or published otherwise (an atomic update, a
  * release, a thread created): its next private access is a point, so
  * that another thread can come between a publication and what follows. */
-static inline void rt_own_published(struct rt_thread *self) { self->own_tag = 0; }
+static inline void rt_own_published(struct rt_thread *self) { self->own_tag = RT_OWN_NONE; }
 
 #endif

@@ -53,7 +53,7 @@ static void forget_execution(void)
 	rt.trace_on = rt.cov_on = rt.observed = false;
 	rt.search = NULL;
 	rt.busy = 0;
-	rt_self = NULL;
+	rt_set_self(NULL);
 }
 
 static pid_t real_fork(void)
@@ -100,7 +100,7 @@ static int clone_child(void *p)
 {
 	struct clone_start s = *(struct clone_start *)p;
 	if (s.shares_memory)
-		rt_self = NULL; /* the parent's own slot (no new TLS): it sets it back */
+		rt_set_self(NULL); /* the parent's own slot (no new TLS): it sets it back */
 	else
 		forget_execution();
 	return s.fn(s.arg);
@@ -130,7 +130,7 @@ RT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	struct clone_start s = { fn, arg, (flags & CLONE_VM) != 0 };
 	rt.busy++;
 	int r = real(clone_child, stack, flags, &s, ptid, tls, ctid);
-	rt_self = self; /* CLONE_VFORK: the child has exec'd or exited */
+	rt_set_self(self); /* CLONE_VFORK: the child has exec'd or exited */
 	rt.busy--;
 	rt_changed();
 	return r;

@@ -53,7 +53,7 @@ RT_EXPORT __attribute__((weak)) int __lsan_is_turned_off(void)
 {
 	if (rt_self && rt.active && !rt.reported && !leak_checker) {
 		leak_checker = rt_self;
-		rt_self = NULL;
+		rt_set_self(NULL);
 		rt.busy++; /* the watchdog preempts no more */
 	}
 	return 0;
@@ -63,7 +63,7 @@ RT_EXPORT void __asan_on_error(void)
 {
 	if (rt_self && rt.active && !rt.reported) {
 		paused = rt_self;
-		rt_self = NULL;
+		rt_set_self(NULL);
 	}
 }
 
@@ -76,9 +76,9 @@ static void on_asan_report(const char *report)
 	(void)report;
 	if (!waiting_for_asan)
 		return;
-	rt_self = paused;
+	rt_set_self(paused);
 	rt_report_foreign(F_SANITIZER, summary);
-	rt_self = NULL;
+	rt_set_self(NULL);
 }
 
 /* The summary line as our report's message: without "SUMMARY: ", and the
@@ -109,9 +109,9 @@ RT_EXPORT void __sanitizer_report_error_summary(const char *text)
 		/* LSan's report has been printed whole; LSan ends the process
 		 * when this returns. */
 		keep_summary(text);
-		rt_self = leak_checker;
+		rt_set_self(leak_checker);
 		rt_report_foreign(F_LEAK, summary);
-		rt_self = NULL;
+		rt_set_self(NULL);
 		return;
 	}
 	bool ours = (paused || rt_self) && rt.active && !rt.reported && !waiting_for_asan;

@@ -878,13 +878,13 @@ void rt_thread_finish(struct rt_thread *self)
 		 * process ends with it, and glibc's exit passes by us. */
 		if (!rt.harness)
 			rt_exec_end();
-		rt_self = NULL;
+		rt_set_self(NULL);
 		return;
 	}
 	self->pend_ev = EV_THREAD_EXIT; /* its decision follows its last event */
 	self->pend_site = self->site;
 	struct rt_thread *next = pick(rt.cand, rt.ncand, -1);
-	rt_self = NULL;
+	rt_set_self(NULL);
 	hand_to(next);
 }
 
@@ -1125,7 +1125,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_signals_install();
 	rt_sanitizer_install();
 	rt.active = true;
-	rt_self = t0;
+	rt_set_self(t0);
 	rt_watchdog_begin();
 }
 
@@ -1170,6 +1170,6 @@ void rt_exec_end(void)
 	rt_result_publish(F_NONE);
 	rt_obj_reset_all();
 	rt.active = false;
-	rt_self = NULL;
+	rt_set_self(NULL);
 	rt.busy--;
 }

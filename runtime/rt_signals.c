@@ -89,7 +89,7 @@ static void report_signal(int sig, siginfo_t *info, void *uctx)
 static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
 {
 	if (!rt_self && rt_self_hidden) /* in our own work on the program's thread */
-		rt_self = rt_self_hidden;
+		rt_set_self(rt_self_hidden);
 	if (rt_self && rt.active && !rt.reported)
 		report_signal(sig, info, uctx);
 	/* Chain: the fuzzer's handler records the crash; without one, the

@@ -95,7 +95,7 @@ static void *trampoline(void *arg)
 	struct rt_thread *t = arg;
 	rt_thread_setup(t);
 	rt_park(&t->go);
-	rt_self = t;
+	rt_set_self(t);
 	/* Picked for the first time: its start is an event of its own, so a
 	 * change point can lower it before its first instruction (001's
 	 * "fake varaccess() before the first instruction of each thread"). */
