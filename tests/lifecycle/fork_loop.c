@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #define WORDS 4096
-#define STEPS 200000
+#define STEPS 60000
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static int count;
 
