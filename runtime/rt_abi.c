@@ -57,11 +57,10 @@ HOOK RT_NOINLINE void rt_access_slow(struct rt_thread *t, void *p, uint32_t size
 {
 	/* rt_nobody (an uncontrolled thread), or a forked child's copy of its
 	 * parent's thread, which a loop kept (rt_self_or_nobody): no event.
-	 * The count starts again, meaning nothing. */
-	if (RT_UNLIKELY(t != rt_self)) {
-		t->own_left = RT_OWN_TICK;
+	 * Nothing is written: rt_nobody is every uncontrolled thread's, and
+	 * its count, which may wrap, means nothing. */
+	if (RT_UNLIKELY(t != rt_self))
 		return;
-	}
 	rt_access(t, (uintptr_t)p, size, write, RT_CALLER());
 }
 

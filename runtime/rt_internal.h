@@ -244,8 +244,8 @@ struct rt_thread {
 	const void *pend_site;
 	uint32_t born_in;
 
-	/* Ownership (rt_own.h): the complemented shadow cells of the granules
-	 * it owns and of those it alone read since they settled, or 0 when its
+	/* Ownership (rt_own.h): the shadow cells of the granules it owns and
+	 * of those it alone read since they settled, or RT_OWN_NONE when its
 	 * next private access must be a point; private accesses left before
 	 * the next tick. */
 	uint16_t own_tag, own_r1;
@@ -410,15 +410,20 @@ extern struct rt_state rt RT_HIDDEN;
 extern __thread struct rt_thread *rt_self RT_HIDDEN __attribute__((tls_model("local-exec")));
 /* rt_self, or rt_nobody where it is NULL: the inline access check
  * (rt_own_mine, rt_inline.c) reads this one, so that it needs no test for
- * an uncontrolled thread. rt_nobody's tags match no granule, and its slow
- * path returns at once. Set with rt_self, by rt_set_self only.
+ * an uncontrolled thread. rt_nobody's tags match no granule, so that its
+ * accesses take the slow path, which returns at once (its reads of memory
+ * several threads read pass inline, as they would for any thread). Set
+ * with rt_self, by rt_set_self only.
  *
  * The check compiled into the program (RT_INLINE_CONSTANTS) takes it for
  * a constant, so that a loop keeps it in a register: a thread's value
- * changes only where no frame of the program's is live (the thread's
- * start, the execution's end) or in the runtime's calls, which put it back
- * before they return. A program that forks in a loop may keep its parent's
- * value in the child: rt_access_slow ignores a thread that is not rt_self. */
+ * changes where no frame of the program's is live (the thread's start,
+ * the execution's end) or in the runtime's calls, which mostly put it
+ * back before they return. Where they do not (a forked child, ASan's
+ * recover mode after a report) and a loop kept the old value, the thread
+ * is not rt_self: rt_access_slow makes no event of its accesses. So is a
+ * frame that a coroutine library moves to another thread (swapcontext,
+ * resumed elsewhere): such programs are not supported. */
 extern struct rt_thread rt_nobody RT_HIDDEN;
 #ifdef RT_INLINE_CONSTANTS
 extern __thread struct rt_thread *const rt_self_or_nobody RT_HIDDEN

@@ -14,8 +14,8 @@
 
 #include "rt_own.h"
 
-/* Until the shadow is reserved, the map is one cell, and every granule's
- * is that one. */
+/* Until the shadow is reserved, and where that fails, the map is one
+ * cell, and every granule's is that one. */
 static uint16_t no_map[1];
 struct rt_own_shadow rt_own_shadow = { .map = no_map, .mask = 0 };
 struct rt_own_state rt_own = { .read = RT_OWN_NONE };
@@ -29,7 +29,7 @@ __thread struct rt_thread *rt_self_or_nobody
 #define MAP_BYTES (GRANULES * sizeof(uint16_t))
 #define PAGE 4096u
 
-static bool reserved, failed;
+static bool reserved, failed, said;
 
 static bool reserve(void)
 {
@@ -39,17 +39,25 @@ static bool reserve(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		failed = true;
-		static const char msg[] = "schedfuzz: no address space for the ownership shadow "
-					  "(16 TiB, reserved only): every memory access is a "
-					  "scheduling point\n";
-		if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
-			failed = true;
 		return false;
 	}
+	/* The map before its mask: code that took the old mask (0) with the
+	 * new map reads its cell 0, while the new mask with the old map
+	 * would read far past no_map. */
 	rt_own_shadow.map = p;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	rt_own_shadow.mask = GRANULES - 1;
 	reserved = true;
 	return true;
+}
+
+/* The shadow's place is set before the program's own constructors run
+ * (101: the first priority a program may use), so that none of its code
+ * reads it before: the inline check takes it for a constant (rt_own.h).
+ * Address space only, reserved whether or not executions watch memory. */
+__attribute__((constructor(101))) static void reserve_at_start(void)
+{
+	reserve();
 }
 
 /* The next generation; on a wrap, the whole shadow goes back to the
@@ -68,7 +76,15 @@ static void advance(void)
 
 void rt_own_begin(bool watch)
 {
-	if (!watch || !reserve()) {
+	if (watch && !reserve() && !said) {
+		said = true;
+		static const char msg[] = "schedfuzz: no address space for the ownership shadow "
+					  "(16 TiB, reserved only): every memory access is a "
+					  "scheduling point\n";
+		if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
+			said = true;
+	}
+	if (!watch || !reserved) {
 		rt_own.limit = 0;
 		rt_own.read = RT_OWN_NONE; /* tags: RT_OWN_NONE (rt_own_thread_begin) */
 		return;

@@ -46,8 +46,8 @@ struct rt_own_state {
 	uint16_t read;    /* gen | RT_OWN_READ, RT_OWN_NONE when not watching */
 };
 extern struct rt_own_state rt_own RT_HIDDEN;
-/* Where the shadow is: set once, when it is reserved (rt_own.c), before
- * any of the program's code that reads it is running. The check compiled
+/* Where the shadow is: set once, when it is reserved at start-up
+ * (rt_own.c), before the program's own constructors. The check compiled
  * into the program (RT_INLINE_CONSTANTS, rt_inline.c) takes it for a
  * constant, so that its loops load it once rather than at every access,
  * across the slow path's calls too. Before the reservation, and where it
@@ -77,9 +77,11 @@ static inline __attribute__((always_inline)) bool rt_own_ok(const struct rt_thre
  * t owns it like any memory it touched first, and the slow path claims it
  * back from a thread that used the same stack before.
  *
- * No test for the shadow's bounds: it covers the whole user address space
- * (the mask only makes an address above it harmless), and when accesses
- * are not watched, no tag and no read state matches a cell.
+ * No test for the shadow's bounds: it covers the user address space below
+ * 2^47 (RT_OWN_ADDR_BITS), and when accesses are not watched, no tag and
+ * no read state matches a cell. The mask keeps an address above it (only
+ * with 5-level paging, where a program asked for one) from reading outside
+ * the shadow, but aliases it to a lower granule's cell, which may pass.
  *
  * aligned: the compiler knows the access naturally aligned (the hooks
  * without "unaligned" in their names), so that it straddles no granule but
