@@ -14,6 +14,9 @@
 #                                          per schedule, the same means
 #   real_W_handoffs STRATEGY               with strace: that schedule's
 #                                          points, preemptions, futex calls
+#   real_W_slowdown_by_strategy            the slowdown of each strategy's
+#                                          schedules alone (the walk switches
+#                                          at most points, PCT and RPRO at few)
 # then
 #   real_private_hook_ns      CPU ns per memory access on the "not shared, go
 #                             on" path: private_loop (three instrumented
@@ -69,9 +72,17 @@ clang=$(command -v clang-14 || command -v clang)
 src=$top/scripts/bench/workloads
 if [ $quick -eq 1 ]; then native_runs=3 schedules=3 execs=12000; else native_runs=10 schedules=10 execs=200000; fi
 
+# timed FILE CMD...: CMD's wall, user and system seconds to FILE, to the
+# millisecond (bash's time: /usr/bin/time's are hundredths, a third of a
+# 30 ms native run); CMD's output discarded, its errors on stderr.
+timed() {
+	local out=$1 TIMEFORMAT='%3R %3U %3S'
+	shift
+	{ time "$@" >/dev/null 2>&3; } 3>&2 2>"$out" || true
+}
 # measure CMD...: "WALL_S CPU_S" of CMD, its output discarded.
 measure() {
-	/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null 2>&1 || true
+	timed "$work/time" "$@" 2>/dev/null
 	awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time"
 }
 
@@ -83,13 +94,15 @@ measure() {
 # strategy that does not preempt at a point must not pay a futex round
 # trip there, so they follow the switches, not the points.
 schedules_of() {
-	local name=$1 b=$2 s i line steps=0 sw=0 n=0 fx w c tw=0 tc=0
+	local name=$1 b=$2 s i line steps=0 sw=0 n=0 fx w c tw=0 tc=0 tw0 sn
 	shift 2
+	: >"$work/by_strategy"
 	for s in random pct:d=3 rpro:d=4,r=5; do
+		tw0=$tw sn=$n
 		for i in $(seq "$schedules"); do
 			"$bin/schedfuzz" genome --strategy "$s" --seed "$i" -o "$work/genome" >/dev/null 2>&1
-			/usr/bin/time -f "%e %U %S" -o "$work/time" "$bin/schedfuzz" replay --events 1 \
-				"$work/genome" -- "$b" "$@" >/dev/null 2>"$work/replay" || true
+			timed "$work/time" "$bin/schedfuzz" replay --events 1 "$work/genome" -- "$b" "$@" \
+				2>"$work/replay"
 			line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
 			[ -n "$line" ] || continue
 			read -r w c <<<"$(awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time")"
@@ -105,6 +118,8 @@ schedules_of() {
 				echo "real_${name}_handoffs ${s%%:*}: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls" >&2
 			fi
 		done
+		[ $n -gt "$sn" ] && echo "${s%%:*} $(awk -v a="$tw" -v b="$tw0" -v k=$((n - sn)) \
+			'BEGIN { print (a - b) / k }')" >>"$work/by_strategy"
 	done
 	[ $n -gt 0 ] || n=1
 	echo "$((steps / n)) $((sw / n)) $(awk -v t="$tw" -v n="$n" 'BEGIN { print t / n }') $(awk -v t="$tc" -v n="$n" 'BEGIN { print t / n }')"
@@ -134,6 +149,10 @@ workload() {
 	echo "real_${name}_slowdown: $(ratio "$sf_w" "$nat_w")${target:+ (target <= $target)}"
 	echo "real_${name}_cpu_slowdown: $(ratio "$sf_c" "$nat_c")"
 	echo "real_${name}_schedules_per_s: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", 1 / t }')"
+	local by
+	by=$(awk -v n="$nat_w" '{ printf "%s%s %.2f", (NR > 1 ? ", " : ""), $1, $2 / n }' \
+		"$work/by_strategy")
+	echo "real_${name}_slowdown_by_strategy: $by"
 	cat "$work/handoffs"
 	echo "real_${name}_points: $points"
 	echo "real_${name}_preemptions: $preempt"
