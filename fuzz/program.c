@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -165,6 +166,15 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 			alarm(timeout + timeout / 8 + 3);
 		}
 		sanitizer_defaults();
+		/* The same addresses in every run and replay of the program, as
+		 * under a debugger: what depends on where memory lies (a hash
+		 * of pointers in the program, or its heap's layout in the
+		 * features the guide keeps) is then the same for the same
+		 * schedule. Where a seccomp filter refuses it, the runs stay
+		 * randomised. */
+		int persona = personality(0xffffffff);
+		if (persona != -1 && !(persona & ADDR_NO_RANDOMIZE))
+			personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
 		execv(path, prog_argv);
 		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
