@@ -29,35 +29,23 @@ __thread struct rt_thread *rt_self_or_nobody
 #define MAP_BYTES (GRANULES * sizeof(uint16_t))
 #define PAGE 4096u
 
-static bool reserved, failed, said;
-
-static bool reserve(void)
+/* The shadow's place is set before the program's own constructors run
+ * (101: the first priority a program may use), so that none of its code
+ * reads it before: the inline check takes it for a constant (rt_own.h).
+ * Address space only, reserved whether or not executions watch memory;
+ * reserved when its mask is set. */
+__attribute__((constructor(101))) static void reserve(void)
 {
-	if (reserved || failed)
-		return reserved;
 	void *p = mmap(NULL, MAP_BYTES, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		failed = true;
-		return false;
-	}
+	if (p == MAP_FAILED)
+		return;
 	/* The map before its mask: code that took the old mask (0) with the
 	 * new map reads its cell 0, while the new mask with the old map
 	 * would read far past no_map. */
 	rt_own_shadow.map = p;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	rt_own_shadow.mask = GRANULES - 1;
-	reserved = true;
-	return true;
-}
-
-/* The shadow's place is set before the program's own constructors run
- * (101: the first priority a program may use), so that none of its code
- * reads it before: the inline check takes it for a constant (rt_own.h).
- * Address space only, reserved whether or not executions watch memory. */
-__attribute__((constructor(101))) static void reserve_at_start(void)
-{
-	reserve();
 }
 
 /* The next generation; on a wrap, the whole shadow goes back to the
@@ -76,7 +64,9 @@ static void advance(void)
 
 void rt_own_begin(bool watch)
 {
-	if (watch && !reserve() && !said) {
+	static bool said;
+	bool reserved = rt_own_shadow.mask != 0;
+	if (watch && !reserved && !said) {
 		said = true;
 		static const char msg[] = "schedfuzz: no address space for the ownership shadow "
 					  "(16 TiB, reserved only): every memory access is a "
