@@ -31,37 +31,47 @@
 
 #define HOOK RT_EXPORT
 
+/* An access the check did not pass: an event of t's, unless t is
+ * rt_nobody (an uncontrolled thread) or a forked child's copy of its
+ * parent's thread, which a loop of the program kept (rt_self_or_nobody).
+ * Nothing is written then: rt_nobody is every uncontrolled thread's, and
+ * its count, which may wrap, means nothing. */
+static inline void not_passed(struct rt_thread *t, const volatile void *p, uint32_t size,
+			      bool write, const void *pc)
+{
+	if (RT_LIKELY(t == rt_self))
+		rt_access(t, (uintptr_t)p, size, write, pc);
+}
+
 /* Memory only this thread touched so far is no scheduling point
  * (rt_own.h): the common case ends here, inline, the thread's own stack
- * included. */
+ * included. aligned: the compiler knows the access naturally aligned (one
+ * shadow lookup, rt_own_mine). The check compiled into the program
+ * (rt_inline.c) is the same. */
+static inline void check(const volatile void *p, uint32_t size, bool write, bool aligned,
+			 const void *pc)
+{
+	struct rt_thread *t = rt_self_or_nobody;
+	if (!rt_own_mine(t, (uintptr_t)p, size, write, aligned))
+		not_passed(t, p, size, write, pc);
+}
+
 static inline void on_access(const volatile void *p, uint32_t size, bool write, const void *pc)
 {
-	struct rt_thread *t = rt_self;
-	if (t && !rt_own_mine(t, (uintptr_t)p, size, write, false))
-		rt_access(t, (uintptr_t)p, size, write, pc);
+	check(p, size, write, false, pc);
 }
 
-/* The same for an access the compiler knows naturally aligned: one
- * shadow lookup (rt_own_mine). */
 static inline void on_aligned(const volatile void *p, uint32_t size, bool write, const void *pc)
 {
-	struct rt_thread *t = rt_self;
-	if (t && !rt_own_mine(t, (uintptr_t)p, size, write, true))
-		rt_access(t, (uintptr_t)p, size, write, pc);
+	check(p, size, write, true, pc);
 }
 
-/* Entered from the fast path compiled into the program (rt_inline.c),
- * when it did not pass: its return address is in the program, at the
- * access, as a hook's is. */
+/* Entered from the check compiled into the program (rt_inline.c), when it
+ * did not pass: its return address is in the program, at the access, as a
+ * hook's is. */
 HOOK RT_NOINLINE void rt_access_slow(struct rt_thread *t, void *p, uint32_t size, bool write)
 {
-	/* rt_nobody (an uncontrolled thread), or a forked child's copy of its
-	 * parent's thread, which a loop kept (rt_self_or_nobody): no event.
-	 * Nothing is written: rt_nobody is every uncontrolled thread's, and
-	 * its count, which may wrap, means nothing. */
-	if (RT_UNLIKELY(t != rt_self))
-		return;
-	rt_access(t, (uintptr_t)p, size, write, RT_CALLER());
+	not_passed(t, p, size, write, RT_CALLER());
 }
 
 /* ---- plain, unaligned and compound accesses (volatile ones: rt_sched.c) -- */
