@@ -422,9 +422,9 @@ extern __thread struct rt_thread *rt_self RT_HIDDEN __attribute__((tls_model("lo
  * back before they return. Where they do not (a forked child, ASan's
  * recover mode after a report) and a loop kept the old value, the thread
  * is not rt_self: the slow path (rt_abi.c, not_passed) makes no event of
- * its accesses. So is a
- * frame that a coroutine library moves to another thread (swapcontext,
- * resumed elsewhere): such programs are not supported. */
+ * its accesses. So is a frame that a coroutine library moves to another
+ * thread (swapcontext, resumed elsewhere): such programs are not
+ * supported. */
 extern struct rt_thread rt_nobody RT_HIDDEN;
 #ifdef RT_INLINE_CONSTANTS
 extern __thread struct rt_thread *const rt_self_or_nobody RT_HIDDEN
