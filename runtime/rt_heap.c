@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 /* glibc's allocator, under any allocator the program sees: the block list
  * must not allocate through our own malloc, nor through ASan's. */
@@ -117,4 +118,12 @@ void rt_heap_remember(const void *p, size_t size, const void *site)
 	heap.b[i] = (struct block){ lo, hi, (uintptr_t)site >= rt.exe_lo && (uintptr_t)site < rt.exe_hi
 						    ? (uint32_t)off : 0 };
 	heap.n++;
+	rt_vars_allocated(lo, hi, heap.b[i].site);
+}
+
+void rt_heap_share_site(uint32_t site)
+{
+	for (uint32_t i = 0; i < heap.n; i++)
+		if (heap.b[i].site == site)
+			rt_own_share_slow(heap.b[i].lo, heap.b[i].hi - heap.b[i].lo);
 }

@@ -247,9 +247,11 @@ struct rt_thread {
 	/* Ownership (rt_own.h): the shadow cells of the granules it owns and
 	 * of those it alone read since they settled, or RT_OWN_NONE when its
 	 * next private access must be a point; private accesses left before
-	 * the next tick. */
+	 * the next tick; whether it wrote private memory since its last
+	 * decision (progress, as a write that is a point is: rt_sched.c). */
 	uint16_t own_tag, own_r1;
 	uint32_t own_left;
+	bool own_wrote;
 	/* Cancellation and signals (rt_lifecycle.h). Zero is the default:
 	 * cancellation enabled and deferred, nothing pending. */
 	bool cancel_pending; /* pthread_cancel was called on it */
@@ -734,6 +736,12 @@ RT_HIDDEN void rt_obj_reset_all(void);
 RT_HIDDEN void rt_vars_begin(void);
 /* A memory event by self at addr, while the plan counts variables. */
 RT_HIDDEN void rt_vars_access(struct rt_thread *self, uintptr_t addr);
+/* Keep the counted variables' memory shared in the ownership shadow, so
+ * that every access to them is a point: as the execution's shadow starts
+ * and after each settling (rt_own.c), and for each new block of a counted
+ * allocation site [lo, hi) (rt_heap.c). */
+RT_HIDDEN void rt_vars_watch(void);
+RT_HIDDEN void rt_vars_allocated(uintptr_t lo, uintptr_t hi, uint32_t site);
 /* The execution's variables, for the explorer's estimates. */
 RT_HIDDEN void rt_vars_profile(struct sf_estimates *out);
 /* rt_roles.c: threads by start routine, for FOCUS's roles. */
@@ -884,6 +892,9 @@ RT_HIDDEN bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start);
 RT_HIDDEN bool rt_heap_tracking(void);
 RT_HIDDEN void rt_heap_remember(const void *p, size_t size, const void *site);
 RT_HIDDEN void rt_heap_forget(const void *p);
+/* Mark every tracked live block of allocation site site shared in the
+ * ownership shadow (rt_vars_watch). */
+RT_HIDDEN void rt_heap_share_site(uint32_t site);
 /* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
 RT_HIDDEN void rt_heap_install_hooks(void);
 /* rt_heap_log.c (default mode): controlled threads' allocations and frees

@@ -82,6 +82,7 @@ void rt_own_begin(bool watch)
 	rt_own.limit = GRANULES;
 	advance();
 	rt_own.first = rt_own.gen;
+	rt_vars_watch();
 }
 
 void rt_own_settle(void)
@@ -91,6 +92,7 @@ void rt_own_settle(void)
 	advance();
 	for (int i = 0; i < rt.nthreads; i++) /* their tags name the old generation */
 		rt.threads[i].own_tag = rt.threads[i].own_r1 = RT_OWN_NONE;
+	rt_vars_watch(); /* its marks were of the old generation too */
 }
 
 /* Granules [*g0, *g1) of [a, a + size), clipped to the watched ones;
@@ -169,7 +171,7 @@ void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size)
 	}
 }
 
-void rt_own_share_slow(uintptr_t a, uint32_t size)
+void rt_own_share_slow(uintptr_t a, size_t size)
 {
 	if (rt_own.limit == 0)
 		return;

@@ -106,6 +106,8 @@ static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *
 	} else if (!rt_own_ok(t, map[g], write) || !rt_own_ok(t, map[h], write)) {
 		return false;
 	}
+	if (write) /* known where the hook is compiled: a store on writes alone */
+		t->own_wrote = true;
 	return --t->own_left != 0;
 }
 
@@ -124,6 +126,7 @@ static inline void rt_own_thread_begin(struct rt_thread *t)
 {
 	t->own_tag = t->own_r1 = RT_OWN_NONE;
 	t->own_left = RT_OWN_TICK;
+	t->own_wrote = false;
 }
 
 /* The slow path of a plain access: claims the untouched granules for t,
@@ -152,7 +155,7 @@ RT_EXPORT void rt_access_slow(struct rt_thread *t, void *p, uint32_t size, bool 
  * (unless another thread was handed an object there). */
 RT_HIDDEN void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size);
 /* An atomic or volatile access: shared on purpose, whoever touched it. */
-RT_HIDDEN void rt_own_share_slow(uintptr_t a, uint32_t size);
+RT_HIDDEN void rt_own_share_slow(uintptr_t a, size_t size);
 /* Shared already: the common case of a spin or a counter. */
 static inline __attribute__((always_inline)) bool rt_own_is_shared(uintptr_t a, uint32_t size)
 {

@@ -491,6 +491,13 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 		refresh();
 	}
 
+	/* Private writes are progress as much as the writes that are points:
+	 * a worker that updates its own data between taking and releasing a
+	 * lock is no spin, whether or not its memory is shared yet. */
+	if (self->own_wrote) {
+		self->own_wrote = false;
+		rt_progress(self);
+	}
 	bool self_can = rt_can_complete(self);
 	const struct strat_candidate *cand = rt.cand;
 	int n = rt.ncand;
@@ -749,8 +756,10 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 	if (!watched(addr))
 		return;
 	enum rt_own_verdict v = rt_own_point(self, addr, size, write);
-	if (v == RT_OWN_PASS)
+	if (v == RT_OWN_PASS) {
+		self->own_wrote |= write;
 		return;
+	}
 	access_point(self, addr, size, write, site);
 	if (write && v == RT_OWN_POINT_SHARED)
 		rt_own_published(self);
@@ -1106,10 +1115,10 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	 * with an access it never saw is a reversal it never tries (guided
 	 * run's reversal arm gives that up to run as replay does). PCTVB's
 	 * change points are its variables' n-th accesses, every access
-	 * counted (ALGORITHMS.md): its plans see them all too. */
-	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log &&
-		     rt.counting.what != SF_COUNT_VARS);
+	 * counted (ALGORITHMS.md): the shadow keeps the variables it names
+	 * shared (rt_vars.c), once they are known. */
 	rt_vars_begin();
+	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log);
 	rt_lifecycle_reset();
 	rt_cov_begin();
 	rt_trace_begin();

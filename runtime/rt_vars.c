@@ -13,10 +13,24 @@
  * of the plan names a variable by id, or by that rank (bound when the
  * variable becomes shared). Cost: one binary search over the live tracked
  * blocks and one open-addressing probe per access; the table is reset in
- * O(1) by a generation number and holds what this execution touched. */
+ * O(1) by a generation number and holds what this execution touched.
+ *
+ * Which accesses are seen. A change point is "the j-th access to x", every
+ * access to x counted, private ones too (ALGORITHMS.md): with only shared
+ * accesses counted, a corner variable's bug that needs a switch between
+ * two accesses of one thread is lost (docs/cost.md). So the variables the
+ * plan names are kept shared in the ownership shadow (rt_vars_watch):
+ * each access to them is a point and counts, while the rest of the
+ * program's private memory stays off the slow path as under the other
+ * strategies. Other memory is seen where its accesses are points anyway
+ * (the ownership model: memory two threads touched, rt_own.h), and that
+ * is where a stream that names a rank finds its variable: the m-th to be
+ * seen touched by a second thread. From then on it is watched too; its
+ * accesses before were counted where they were points. */
 #include <stdlib.h>
 
 #include "rt_internal.h"
+#include "rt_own.h"
 
 extern void *__libc_calloc(size_t, size_t);
 extern void __libc_free(void *);
@@ -43,6 +57,39 @@ static struct {
 static bool counting_vars(void)
 {
 	return rt.counting.what == SF_COUNT_VARS;
+}
+
+/* A variable some stream counts. */
+static bool counted(uint32_t id)
+{
+	for (int s = 0; s < rt.counting.nstreams; s++)
+		if (vars.known[s] && vars.bound[s] == id)
+			return true;
+	return false;
+}
+
+/* Every access to variable id a point from now on. */
+static void watch(uint32_t id)
+{
+	if (id & SF_VAR_HEAP)
+		rt_heap_share_site(id & ~SF_VAR_HEAP);
+	else /* a global is its address: the accesses that start there */
+		rt_own_share_slow(rt.exe_bias + id, 1);
+}
+
+void rt_vars_watch(void)
+{
+	if (!counting_vars())
+		return;
+	for (int s = 0; s < rt.counting.nstreams; s++)
+		if (vars.known[s])
+			watch(vars.bound[s]);
+}
+
+void rt_vars_allocated(uintptr_t lo, uintptr_t hi, uint32_t site)
+{
+	if (counting_vars() && counted(SF_VAR_HEAP | site))
+		rt_own_share_slow(lo, hi - lo);
 }
 
 void rt_vars_begin(void)
@@ -135,6 +182,7 @@ void rt_vars_access(struct rt_thread *self, uintptr_t addr)
 			if (!vars.known[s] && vars.bound[s] == (uint32_t)v->rank) {
 				vars.known[s] = true;
 				vars.bound[s] = id;
+				watch(id);
 			}
 	}
 	for (int s = 0; s < rt.counting.nstreams; s++) {

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# own_points.sh OWN_REUSE PRIVATE_LOOP: memory only one thread touches is
-# no scheduling point (docs/cost.md). A schedule of each strategy that uses
-# the ownership model replayed (PCTVB counts every access of its variables,
-# so its plans keep every access a point):
+# own_points.sh OWN_REUSE PRIVATE_LOOP STACK_TICK PCTVB_GENOME: memory only
+# one thread touches is no scheduling point (docs/cost.md). A schedule of
+# the walk, PCT and RPRO replayed:
 # private_loop's two threads, 2,000,000 private heap accesses each, reach
 # fewer than 1,000 points (the ticks), and every access is one with
 # SCHEDFUZZ_MEMORY=2; own_reuse's second worker, looping over a block the
@@ -10,8 +9,14 @@
 # 12,000,000 private accesses in all, two thirds on their stacks, reach
 # their ticks (12,000,000 / RT_OWN_TICK = 732) wherever the count ends.
 # A replay of an execution longer than its trace keeps counts every event.
+# PCTVB counts every access of its variables: a plan that names them by id
+# keeps only their memory shared, so private_loop with the global it reads
+# once per thread named reaches fewer than 1,000 points, and with its
+# buffers' allocation site named, every access to them is one; a plan
+# that names a rank finds no variable there (no memory two threads touch)
+# and reaches only the ticks.
 . "$(dirname "$0")/lib.sh"
-reuse=$1 loop=$2 tick=$3
+reuse=$1 loop=$2 tick=$3 pctvb_genome=$4
 steps() { sed -n 's/^==schedfuzz== \([0-9]*\) steps, .*/\1/p' "$1"; }
 for s in random pct:d=3 rpro:d=4,r=5; do
 	"$SCHEDFUZZ" genome --strategy "$s" --seed 1 -o "$WORK/g" >/dev/null || fail "genome $s"
@@ -45,3 +50,30 @@ for s in random pct:d=3 rpro:d=4,r=5; do
 	fi
 	echo "$s: private_loop $own points of its own, $all with every access; own_reuse $n; stack_tick $ticks"
 done
+
+off=$(nm "$loop" | awk '$3 == "iterations" { print $1 }')
+[ -n "$off" ] || fail "no symbol 'iterations' in $loop"
+"$pctvb_genome" "$WORK/g" "0x$off:3" || fail "pctvb_genome global"
+"$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$loop" 1000000 >"$WORK/out" 2>"$WORK/err" ||
+	fail "pctvb naming a global: private_loop failed: $(cat "$WORK/err")"
+grep -q "vars=\[global@0x0*${off#"${off%%[!0]*}"}/3\]" "$WORK/err" || fail "the replay names another plan: $(grep 'schedule:' "$WORK/err")"
+global=$(steps "$WORK/err")
+[ -n "$global" ] && [ "$global" -lt 1000 ] || fail "pctvb naming a global: ${global:-?} points, expected < 1000"
+# The buffers' allocation site: where calloc returns to in work(), the
+# same offset the runtime records (a variable nobody shares, so the
+# explorer never offers it, but a plan may name it).
+site=$(objdump -d --no-show-raw-insn "$loop" | awk '/^[0-9a-f]+ <work>:/ { w = 1; next }
+	/^$/ { w = 0 } w && prev ~ /call.*<calloc/ { sub(":", "", $1); print "heap@0x" $1; exit }
+	w { prev = $0 }')
+[ -n "$site" ] || fail "no call of calloc in work() of $loop"
+"$pctvb_genome" "$WORK/g" "$((0x80000000 | ${site#heap@}))" || fail "pctvb_genome heap"
+"$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$loop" 10000 >"$WORK/out" 2>"$WORK/err" ||
+	fail "pctvb naming $site: private_loop failed: $(cat "$WORK/err")"
+heap=$(steps "$WORK/err")
+[ -n "$heap" ] && [ "$heap" -ge 40000 ] || fail "pctvb naming $site: ${heap:-?} points, expected >= 40000"
+"$SCHEDFUZZ" genome --strategy pctvb:d=2,v=1 --seed 1 -o "$WORK/g" >/dev/null 2>&1 || fail "genome pctvb"
+"$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$loop" 1000000 >"$WORK/out" 2>"$WORK/err" ||
+	fail "pctvb naming a rank: private_loop failed: $(cat "$WORK/err")"
+rank=$(steps "$WORK/err")
+[ -n "$rank" ] && [ "$rank" -lt 1000 ] || fail "pctvb naming a rank: ${rank:-?} points, expected < 1000"
+echo "pctvb: private_loop $global points with a global named, $heap with $site, $rank with a rank"
