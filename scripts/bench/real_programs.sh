@@ -3,8 +3,9 @@
 # (scripts/bench/workloads/), for scripts/bench.sh. Each workload is built
 # natively (clang -O2) and with schedfuzz-cc -O2 and timed in this one run,
 # side by side: NATIVE runs of the native build, then SCHEDULES schedules
-# of each of the random walk, PCT (d=3) and RPRO (d=4, r=5), replayed from
-# genomes (`schedfuzz replay`, one process each, as a native run is), each
+# of each of the random walk, PCT (d=3), RPRO (d=4, r=5) and PCTVB (d=3,
+# v=2), replayed from genomes (`schedfuzz replay`, one process each, as a
+# native run is), each
 # figure as wall time and as CPU time (user+sys, children included), which
 # a machine busy with other work disturbs less. Per workload:
 #   real_W_native_ms, real_W_schedule_ms   wall ms per native run / schedule
@@ -16,7 +17,13 @@
 #                                          points, preemptions, futex calls
 #   real_W_slowdown_by_strategy            the slowdown of each strategy's
 #                                          schedules alone (the walk switches
-#                                          at most points, PCT and RPRO at few)
+#                                          at most points, the others at few)
+#   real_W_guided_schedule_ms, real_W_guided_slowdown   a guided run's wall
+#                                          time per schedule (`schedfuzz run
+#                                          -n GUIDED --seed 1`, the default
+#                                          settings: the portfolio, mutants
+#                                          and reversals, coverage), over the
+#                                          native run
 # then
 #   real_private_hook_ns      CPU ns per memory access on the "not shared, go
 #                             on" path: private_loop (three instrumented
@@ -28,9 +35,6 @@
 #                             same binary (target <= 1.5)
 #   real_private_loop_all_ratio   the same with SCHEDFUZZ_MEMORY=2 (every
 #                             access a point, the model before ownership)
-#   real_compressor_small_handoffs pctvb  with strace, one PCTVB schedule of
-#                             the compressor's 64 KiB job: points, preemptions,
-#                             futex calls (every access is a point under PCTVB)
 #   real_compressor_race_found_at the schedule at which the planted race on
 #                             the compressor's job queue is found (seed 1,
 #                             1,000 schedules at most; target: found)
@@ -70,7 +74,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/schedfuzz-real.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 clang=$(command -v clang-14 || command -v clang)
 src=$top/scripts/bench/workloads
-if [ $quick -eq 1 ]; then native_runs=3 schedules=3 execs=12000; else native_runs=10 schedules=10 execs=200000; fi
+if [ $quick -eq 1 ]; then
+	native_runs=3 schedules=3 guided=10 execs=12000
+else
+	native_runs=10 schedules=10 guided=40 execs=200000
+fi
 
 # timed FILE CMD...: CMD's wall, user and system seconds to FILE, to the
 # millisecond (bash's time: /usr/bin/time's are hundredths, a third of a
@@ -87,9 +95,9 @@ measure() {
 }
 
 # schedules_of NAME BINARY ARGS...: "POINTS PREEMPTIONS WALL_S CPU_S",
-# means over SCHEDULES schedules of each of the random walk, PCT and RPRO,
-# replayed from genomes drawn with seeds 1, 2, ... (PCTVB's plans keep every
-# access a point, docs/cost.md). With strace at hand, also one line per
+# means over SCHEDULES schedules of each of the random walk, PCT, RPRO and
+# PCTVB, replayed from genomes drawn with seeds 1, 2, ... With strace at
+# hand, also one line per
 # strategy with the futex calls of its first schedule (real_W_handoffs): a
 # strategy that does not preempt at a point must not pay a futex round
 # trip there, so they follow the switches, not the points.
@@ -97,7 +105,7 @@ schedules_of() {
 	local name=$1 b=$2 s i line steps=0 sw=0 n=0 fx w c tw=0 tc=0 tw0 sn
 	shift 2
 	: >"$work/by_strategy"
-	for s in random pct:d=3 rpro:d=4,r=5; do
+	for s in random pct:d=3 rpro:d=4,r=5 pctvb:d=3,v=2; do
 		tw0=$tw sn=$n
 		for i in $(seq "$schedules"); do
 			"$bin/schedfuzz" genome --strategy "$s" --seed "$i" -o "$work/genome" >/dev/null 2>&1
@@ -156,6 +164,13 @@ workload() {
 	cat "$work/handoffs"
 	echo "real_${name}_points: $points"
 	echo "real_${name}_preemptions: $preempt"
+	rm -rf "$work/guided"
+	timed "$work/time" "$bin/schedfuzz" run -n "$guided" --seed 1 -o "$work/guided" -- \
+		"$work/${name}_sf" "$@" 2>/dev/null
+	local g
+	g=$(awk -v n="$guided" '{ print $1 / n }' "$work/time")
+	echo "real_${name}_guided_schedule_ms: $(awk -v t="$g" 'BEGIN { printf "%.1f", t * 1000 }') ($guided schedules)"
+	echo "real_${name}_guided_slowdown: $(ratio "$g" "$nat_w")"
 }
 
 workload compressor 3
@@ -199,18 +214,6 @@ echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" 'BEGIN { printf "
 "$bin/schedfuzz" run -n 1000 --seed 1 -o "$work/race-out" -- "$work/race" >/dev/null 2>"$work/race.log" || true
 at=$(sed -n 's/^schedfuzz: schedule \([0-9]*\) of .* failed: .*/\1/p' "$work/race.log" | head -n 1)
 echo "real_compressor_race_found_at: ${at:-not found} (target <= 1000)"
-# PCTVB's plans keep every access a point (docs/cost.md), so its hand-offs
-# are checked on the small job: a futex round trip per switch, none per point.
-if command -v strace >/dev/null; then
-	"$bin/schedfuzz-cc" -O1 -DINPUT_KIB=64 -DBLOCK_KIB=8 "$src/compressor.c" -o "$work/small"
-	"$bin/schedfuzz" genome --strategy pctvb:d=3 --seed 1 -o "$work/pctvb_genome" >/dev/null 2>&1
-	strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
-		"$work/pctvb_genome" -- "$work/small" >/dev/null 2>"$work/replay" || true
-	line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
-	fx=$(awk '$NF == "futex" { print $4 }' "$work/strace")
-	echo "real_compressor_small_handoffs pctvb: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls"
-fi
-
 # libFuzzer, four builds of one harness, side by side.
 h=$top/tests/bugs/queue_harness.c
 "$clang" -O1 -DFIXED -fsanitize=fuzzer "$h" -o "$work/lf_plain" -lpthread
