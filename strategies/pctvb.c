@@ -14,9 +14,10 @@
  * earlier runs" can only be known where genomes are made (generate.c
  * prefers them); decoding stays a pure function of the bytes. A genome may
  * instead name a variable by rank, "the m-th to be shared in this
- * execution": its accesses count from its first, but a change point that
- * falls before the variable is shared cannot fire, since the variable was
- * not known yet. */
+ * execution" (seen so where a second thread's access to it is a
+ * scheduling point, docs/cost.md): its accesses count from the first one
+ * seen, but a change point that falls before the variable is shared
+ * cannot fire, since the variable was not known yet. */
 #include "priority.h"
 
 int sf_pctvb_changes(const struct sf_plan *plan, struct sf_change out[SF_MAX_CP])
