@@ -252,6 +252,7 @@ struct rt_thread {
 	uint16_t own_tag, own_r1;
 	uint32_t own_left;
 	bool own_wrote;
+	bool at_tick; /* its point is the tick: strat_view.tick (rt_sched.c) */
 	/* Cancellation and signals (rt_lifecycle.h). Zero is the default:
 	 * cancellation enabled and deferred, nothing pending. */
 	bool cancel_pending; /* pthread_cancel was called on it */

@@ -127,15 +127,17 @@ static inline void rt_own_thread_begin(struct rt_thread *t)
 	t->own_tag = t->own_r1 = RT_OWN_NONE;
 	t->own_left = RT_OWN_TICK;
 	t->own_wrote = false;
+	t->at_tick = false;
 }
 
 /* The slow path of a plain access: claims the untouched granules for t,
  * moves the others along the states, and says whether the access is a
  * scheduling point: RT_OWN_POINT_SHARED for the first access of a second
  * thread after a write, any write of a granule several threads touched,
- * and the first write of a settled one; RT_OWN_POINT for t's first private access after it published
- * something, and for the tick. */
-enum rt_own_verdict { RT_OWN_PASS, RT_OWN_POINT, RT_OWN_POINT_SHARED };
+ * and the first write of a settled one; RT_OWN_POINT for t's first
+ * private access after it published something; RT_OWN_POINT_TICK for
+ * the tick alone, a point in the middle of private work. */
+enum rt_own_verdict { RT_OWN_PASS, RT_OWN_POINT_TICK, RT_OWN_POINT, RT_OWN_POINT_SHARED };
 RT_HIDDEN enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size,
 					   bool write);
 /* The slow path of the fast path that schedfuzz-cc compiles into the

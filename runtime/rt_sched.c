@@ -401,11 +401,12 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
  * there is a choice, and the decision is numbered and, when it differs
  * from the default, recorded. A pick of a thread whose wait cannot
  * complete is its timeout. */
-static struct rt_thread *pick(const struct strat_candidate *cand, int n, int current)
+static struct rt_thread *pick(const struct strat_candidate *cand, int n, int current, bool tick)
 {
 	int idx = 0;
 	if (n > 1) {
-		struct strat_view view = { .step = rt.step, .current = current, .cand = cand, .ncand = n };
+		struct strat_view view = { .step = rt.step, .current = current, .cand = cand, .ncand = n,
+					   .tick = tick };
 		uint32_t d = (uint32_t)rt.ndecisions++;
 		int dflt = strat_default_pick(&view);
 		idx = rt.strat->pick(rt.sstate, &view);
@@ -528,7 +529,7 @@ static RT_NOINLINE void decide(struct rt_thread *self)
 			rt.strat->note(rt.sstate, STRAT_NOTE_STARVING, self->slot, rt.step);
 	}
 
-	struct rt_thread *next = pick(cand, n, self_can ? self->slot : -1);
+	struct rt_thread *next = pick(cand, n, self_can ? self->slot : -1, self->at_tick);
 	if (next == self)
 		return;
 	switch_away(self, next, self_can);
@@ -743,6 +744,16 @@ static inline __attribute__((always_inline)) bool watched(uintptr_t addr)
 	return addr - rt.unwatched_lo >= rt.unwatched_size;
 }
 
+/* The tick (rt_own.h): a point in the middle of private work, where the
+ * strategy hears that no shared memory is touched (strat_view.tick). */
+static RT_NOINLINE void tick_point(struct rt_thread *self, uintptr_t addr, uint32_t size,
+				   bool write, const void *site)
+{
+	self->at_tick = true;
+	access_point(self, addr, size, write, site);
+	self->at_tick = false;
+}
+
 void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
 {
 	if (addr - self->stack_lo < self->stack_size) { /* private by construction */
@@ -750,7 +761,7 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 		/* The tick counts stack accesses too: a computation on its
 		 * stack still reaches points when the count ends there. */
 		if (RT_UNLIKELY(rt_own_tick_due(self)))
-			access_point(self, addr, size, write, site);
+			tick_point(self, addr, size, write, site);
 		return;
 	}
 	if (!watched(addr))
@@ -758,6 +769,10 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 	enum rt_own_verdict v = rt_own_point(self, addr, size, write);
 	if (v == RT_OWN_PASS) {
 		self->own_wrote |= write;
+		return;
+	}
+	if (v == RT_OWN_POINT_TICK) {
+		tick_point(self, addr, size, write, site);
 		return;
 	}
 	access_point(self, addr, size, write, site);
@@ -892,7 +907,7 @@ void rt_thread_finish(struct rt_thread *self)
 	}
 	self->pend_ev = EV_THREAD_EXIT; /* its decision follows its last event */
 	self->pend_site = self->site;
-	struct rt_thread *next = pick(rt.cand, rt.ncand, -1);
+	struct rt_thread *next = pick(rt.cand, rt.ncand, -1, false);
 	rt_set_self(NULL);
 	hand_to(next);
 }

@@ -5,7 +5,18 @@
  * other alike (STAY_OVER below). So a spinning thread is preempted with
  * probability at least 1/2 per step: the walk is fair by itself and
  * ignores starvation notes. Spurious condition wakeups are allowed but
- * kept rare (1 in 32 waits) so that correct wait loops are not slowed. */
+ * kept rare (1 in 32 waits) so that correct wait loops are not slowed.
+ *
+ * At a tick (strat_view.tick), a point in the middle of a thread's
+ * private work, the current thread goes on, without a draw: no other
+ * thread can tell where in that work it stopped, so a switch there
+ * reaches no interleaving of shared accesses that a switch at the
+ * thread's next shared access does not, and it costs a hand-off. On a
+ * block compressor three points in four were ticks, and the walk's
+ * switches at them were most of its cost (docs/cost.md). A thread that
+ * spins on memory nobody else touched yet still gives way: the runtime
+ * makes it after RT_SPIN_LIMIT steps without progress, whatever the
+ * strategy (docs/liveness.md). */
 #include <stdlib.h>
 
 #include "rng.h"
@@ -44,13 +55,13 @@ static int rw_pick(void *state, const struct strat_view *view)
 {
 	struct random_walk *rw = state;
 	uint32_t n = (uint32_t)view->ncand;
-	if (n <= STAY_OVER)
-		return (int)sf_rng_below(&rw->rng, n);
 	int self = -1;
 	for (int i = 0; i < view->ncand; i++)
 		if (view->cand[i].tid == view->current && !view->cand[i].timeout)
 			self = i;
-	if (self < 0)
+	if (view->tick && self >= 0)
+		return self;
+	if (n <= STAY_OVER || self < 0)
 		return (int)sf_rng_below(&rw->rng, n);
 	/* The current thread goes on as often as among STAY_OVER; a switch
 	 * goes to any other uniformly. */

@@ -35,6 +35,10 @@ struct strat_view {
 	int current;      /* thread that reached the point, -1 if it cannot continue */
 	const struct strat_candidate *cand; /* sorted by tid */
 	int ncand;        /* >= 2 */
+	/* The point is the tick of a private computation (the ownership
+	 * model's count of private accesses, runtime/rt_own.h): the current
+	 * thread touches no shared memory there. */
+	bool tick;
 };
 
 /* Decisions other than "who runs next"; each returns a value below n. */

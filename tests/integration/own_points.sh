@@ -7,7 +7,9 @@
 # SCHEDFUZZ_MEMORY=2; own_reuse's second worker, looping over a block the
 # first one freed, reaches fewer than 200; stack_tick's two threads,
 # 12,000,000 private accesses in all, two thirds on their stacks, reach
-# their ticks (12,000,000 / RT_OWN_TICK = 732) wherever the count ends.
+# their ticks (12,000,000 / RT_OWN_TICK = 732) wherever the count ends,
+# and the random walk switches at none of them (at a tick it keeps the
+# current thread: it used to switch at about half of them).
 # A replay of an execution longer than its trace keeps counts every event.
 # PCTVB counts every access of its variables: a plan that names them by id
 # keeps only their memory shared, so private_loop with the global it reads
@@ -39,6 +41,9 @@ for s in random pct:d=3 rpro:d=4,r=5; do
 	[ -n "$ticks" ] && [ "$ticks" -ge 700 ] && [ "$ticks" -lt 1000 ] ||
 		fail "$s: stack_tick took ${ticks:-?} points, expected its 732 ticks and a few more"
 	if [ "$s" = random ]; then
+		switches=$(sed -n 's/^==schedfuzz== [0-9]* steps, \([0-9]*\) preemption.*/\1/p' "$WORK/err")
+		[ -n "$switches" ] && [ "$switches" -lt 10 ] ||
+			fail "the walk switched ${switches:-?} times in stack_tick's $ticks points, at its ticks"
 		# Longer than the trace keeps (2^20 events): replay's lanes still
 		# say how many there were in all.
 		SCHEDFUZZ_MEMORY=2 "$SCHEDFUZZ" replay --events 3 "$WORK/g" -- "$loop" 200000 >"$WORK/out" \

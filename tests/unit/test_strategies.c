@@ -76,6 +76,47 @@ static void random_walk_stays_as_among_three(void **state)
 	m->destroy(s);
 }
 
+/* At a tick the current thread goes on without a draw, among three as
+ * among many: the draws after it are those the walk would have made
+ * without the tick. A current thread that is no candidate (it gives way,
+ * or only times out) leaves the usual pick. */
+static void random_walk_goes_on_at_a_tick(void **state)
+{
+	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
+	void *a = m->create(), *b = m->create();
+	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = 3 };
+	m->begin(a, &p);
+	m->begin(b, &p);
+	struct strat_candidate many[10];
+	for (int i = 0; i < 10; i++)
+		many[i] = (struct strat_candidate){ (uint16_t)i, 0 };
+	struct strat_view v = { .step = 1, .current = 1, .cand = three, .ncand = 3 };
+	struct strat_view tick = v, tick_many = { .step = 1, .current = 7, .cand = many,
+						  .ncand = 10, .tick = true };
+	tick.tick = true;
+	for (int i = 0; i < 1000; i++) {
+		assert_int_equal(m->pick(a, &tick), 1);
+		assert_int_equal(m->pick(a, &tick_many), 7);
+		assert_int_equal(m->pick(a, &v), m->pick(b, &v));
+	}
+	const struct strat_candidate timed[3] = { { 0, 0 }, { 1, 1 }, { 2, 0 } };
+	struct strat_view given_way = { .step = 1, .current = 1, .cand = timed, .ncand = 3,
+					.tick = true };
+	int counts[3] = { 0 };
+	for (int i = 0; i < 3000; i++)
+		counts[m->pick(a, &given_way)]++;
+	for (int i = 0; i < 3; i++)
+		assert_in_range(counts[i], 850, 1150);
+	tick.current = -1;
+	memset(counts, 0, sizeof counts);
+	for (int i = 0; i < 3000; i++)
+		counts[m->pick(a, &tick)]++;
+	for (int i = 0; i < 3; i++)
+		assert_in_range(counts[i], 850, 1150);
+	m->destroy(a);
+	m->destroy(b);
+}
+
 static void random_walk_keeps_spurious_wakeups_rare(void **state)
 {
 	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
@@ -146,6 +187,7 @@ int main(void)
 		cmocka_unit_test(default_keeps_the_current_thread),
 		cmocka_unit_test(random_walk_is_a_function_of_the_seed),
 		cmocka_unit_test(random_walk_stays_as_among_three),
+		cmocka_unit_test(random_walk_goes_on_at_a_tick),
 		cmocka_unit_test(random_walk_keeps_spurious_wakeups_rare),
 		cmocka_unit_test(explicit_follows_its_list),
 		cmocka_unit_test(explicit_fair_default_rotates),
