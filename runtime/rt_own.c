@@ -33,9 +33,16 @@ __thread struct rt_thread *rt_self_or_nobody
  * (101: the first priority a program may use), so that none of its code
  * reads it before: the inline check takes it for a constant (rt_own.h).
  * Address space only, reserved whether or not executions watch memory;
- * reserved when its mask is set. */
+ * reserved when its mask is set. With SCHEDFUZZ_MEMORY=0 no execution
+ * watches memory: the map stays one cell, RT_OWN_ALL, and the threads'
+ * accesses pass the check there (rt_own_unwatched), rather than each
+ * taking the slow path to learn that it is no point. */
 __attribute__((constructor(101))) static void reserve(void)
 {
+	if (rt_env_u64("SCHEDFUZZ_MEMORY", 1) == 0) {
+		no_map[0] = RT_OWN_ALL;
+		return;
+	}
 	void *p = mmap(NULL, MAP_BYTES, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)

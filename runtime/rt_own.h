@@ -32,6 +32,11 @@
 #define RT_OWN_SHARED 0xff  /* read and written by several */
 /* No cell's value (generations stop at 0xfe): a tag that matches nothing. */
 #define RT_OWN_NONE 0xffff
+/* With SCHEDFUZZ_MEMORY=0, the value of the map's one cell and the tag of
+ * every thread that reached the slow path since its last publication: its
+ * accesses pass, and cost the check alone (rt_own_unwatched). No cell of
+ * a reserved shadow has it either. */
+#define RT_OWN_ALL 0xff00
 /* Private accesses a thread makes between two that are scheduling points
  * anyway (a tick): a loop over private memory then still reaches points,
  * so that the watchdog sees it compute and fairness sees a spin on memory
@@ -170,6 +175,13 @@ static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint
 {
 	if (!rt_own_is_shared(a, size))
 		rt_own_share_slow(a, size);
+}
+/* SCHEDFUZZ_MEMORY=0, no access a point: t's next accesses pass the check
+ * (RT_OWN_ALL), a whole count of them before its next slow path. */
+static inline void rt_own_unwatched(struct rt_thread *t)
+{
+	t->own_tag = t->own_r1 = RT_OWN_ALL;
+	t->own_left = RT_OWN_TICK;
 }
 /* Freed memory belongs to nobody: its next user owns it afresh. */
 RT_HIDDEN void rt_own_forget(uintptr_t a, size_t size);

@@ -756,6 +756,10 @@ static RT_NOINLINE void tick_point(struct rt_thread *self, uintptr_t addr, uint3
 
 void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write, const void *site)
 {
+	if (RT_UNLIKELY(!rt.cfg.memory_points)) {
+		rt_own_unwatched(self);
+		return;
+	}
 	if (addr - self->stack_lo < self->stack_size) { /* private by construction */
 		rt_own_stack(self, addr, size);
 		/* The tick counts stack accesses too: a computation on its

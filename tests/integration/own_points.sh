@@ -3,8 +3,9 @@
 # one thread touches is no scheduling point (docs/cost.md). A schedule of
 # the walk, PCT and RPRO replayed:
 # private_loop's two threads, 2,000,000 private heap accesses each, reach
-# fewer than 1,000 points (the ticks), and every access is one with
-# SCHEDFUZZ_MEMORY=2; own_reuse's second worker, looping over a block the
+# fewer than 1,000 points (the ticks), every access is one with
+# SCHEDFUZZ_MEMORY=2, and none is with SCHEDFUZZ_MEMORY=0 (no tick either:
+# there the check passes every access, on the map's one cell); own_reuse's second worker, looping over a block the
 # first one freed, reaches fewer than 200; stack_tick's two threads,
 # 12,000,000 private accesses in all, two thirds on their stacks, reach
 # their ticks (12,000,000 / RT_OWN_TICK = 732) wherever the count ends,
@@ -30,6 +31,10 @@ for s in random pct:d=3 rpro:d=4,r=5; do
 		fail "$s: private_loop with SCHEDFUZZ_MEMORY=2 failed"
 	all=$(steps "$WORK/err")
 	[ -n "$all" ] && [ "$all" -ge 40000 ] || fail "$s: SCHEDFUZZ_MEMORY=2 gave ${all:-?} points, expected >= 40000"
+	SCHEDFUZZ_MEMORY=0 "$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$loop" 1000000 >"$WORK/out" 2>"$WORK/err" ||
+		fail "$s: private_loop with SCHEDFUZZ_MEMORY=0 failed"
+	none=$(steps "$WORK/err")
+	[ -n "$none" ] && [ "$none" -lt 50 ] || fail "$s: SCHEDFUZZ_MEMORY=0 gave ${none:-?} points, expected no ticks"
 	"$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$reuse" >"$WORK/out" 2>"$WORK/err" ||
 		fail "$s: own_reuse failed: $(cat "$WORK/err")"
 	grep -qx reused "$WORK/out" || fail "$s: the second worker did not get the freed block back"
@@ -53,7 +58,7 @@ for s in random pct:d=3 rpro:d=4,r=5; do
 		[ -n "$shown" ] && [ "$shown" -ge "$long" ] ||
 			fail "lanes say ${shown:-?} events of an execution of $long steps"
 	fi
-	echo "$s: private_loop $own points of its own, $all with every access; own_reuse $n; stack_tick $ticks"
+	echo "$s: private_loop $own points of its own, $all with every access, $none with none; own_reuse $n; stack_tick $ticks"
 done
 
 off=$(nm "$loop" | awk '$3 == "iterations" { print $1 }')
