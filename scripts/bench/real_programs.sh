@@ -2,28 +2,30 @@
 # real_programs.sh [--quick] - what a schedule costs on real-sized programs
 # (scripts/bench/workloads/), for scripts/bench.sh. Each workload is built
 # natively (clang -O2) and with schedfuzz-cc -O2 and timed in this one run,
-# side by side: NATIVE runs of the native build, then SCHEDULES schedules
-# of each of the random walk, PCT (d=3), RPRO (d=4, r=5) and PCTVB (d=3,
-# v=2), replayed from genomes (`schedfuzz replay`, one process each, as a
-# native run is), each
-# figure as wall time and as CPU time (user+sys, children included), which
-# a machine busy with other work disturbs less. Per workload:
+# side by side: SCHEDULES schedules of each of the random walk, PCT (d=3),
+# RPRO (d=4, r=5) and PCTVB (d=3, v=2), replayed from genomes (`schedfuzz
+# replay`, one process each, as a native run is), each right after a
+# native run of its own, so that the two see the same machine (a shared
+# machine's load comes and goes by the second). Each figure as wall time
+# and as CPU time (user+sys, children included), medians over the pairs:
+# a neighbour's burst slows one pair, not the figure. Per workload:
 #   real_W_native_ms, real_W_schedule_ms   wall ms per native run / schedule
-#   real_W_slowdown, real_W_cpu_slowdown   schedule over native run
+#   real_W_slowdown, real_W_cpu_slowdown   schedule over its native run
 #   real_W_schedules_per_s
 #   real_W_points, real_W_preemptions      scheduling points and preemptions
-#                                          per schedule, the same means
+#                                          per schedule (means)
 #   real_W_handoffs STRATEGY               with strace: that schedule's
 #                                          points, preemptions, futex calls
 #   real_W_slowdown_by_strategy            the slowdown of each strategy's
 #                                          schedules alone (the walk switches
-#                                          at most points, the others at few)
+#                                          at more points, the others at few)
 #   real_W_guided_schedule_ms, real_W_guided_slowdown   a guided run's wall
 #                                          time per schedule (`schedfuzz run
 #                                          -n GUIDED --seed 1`, the default
 #                                          settings: the portfolio, mutants
 #                                          and reversals, coverage), over the
-#                                          native run
+#                                          median of NATIVE native runs made
+#                                          right after it
 # then
 #   real_private_hook_ns      CPU ns per memory access on the "not shared, go
 #                             on" path: private_loop (three instrumented
@@ -32,7 +34,9 @@
 #   real_private_loop_ratio   CPU time of a PCT schedule of private_loop (every
 #                             operation a private heap access) under the
 #                             default settings over SCHEDFUZZ_MEMORY=0, the
-#                             same binary (target <= 1.5)
+#                             same binary, where the check passes every
+#                             access on one cell (target <= 1.5); the median
+#                             of five pairs, run alternately
 #   real_private_loop_all_ratio   the same with SCHEDFUZZ_MEMORY=2 (every
 #                             access a point, the model before ownership)
 #   real_compressor_race_found_at the schedule at which the planted race on
@@ -94,31 +98,35 @@ measure() {
 	awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time"
 }
 
-# schedules_of NAME BINARY ARGS...: "POINTS PREEMPTIONS WALL_S CPU_S",
-# means over SCHEDULES schedules of each of the random walk, PCT, RPRO and
-# PCTVB, replayed from genomes drawn with seeds 1, 2, ... With strace at
-# hand, also one line per
-# strategy with the futex calls of its first schedule (real_W_handoffs): a
-# strategy that does not preempt at a point must not pay a futex round
-# trip there, so they follow the switches, not the points.
+# median: the median of the numbers on stdin, one a line.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2];
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# schedules_of NAME NATIVE BINARY ARGS...: one line per schedule in
+# $work/pairs, "STRATEGY SCHEDULE_WALL_S SCHEDULE_CPU_S NATIVE_WALL_S
+# NATIVE_CPU_S POINTS PREEMPTIONS", SCHEDULES schedules of each of the
+# random walk, PCT, RPRO and PCTVB, replayed from genomes drawn with seeds
+# 1, 2, ..., each after a native run. With strace at hand, also one line
+# per strategy on stderr with the futex calls of its first schedule
+# (real_W_handoffs): a strategy that does not preempt at a point must not
+# pay a futex round trip there, so they follow the switches, not the
+# points.
 schedules_of() {
-	local name=$1 b=$2 s i line steps=0 sw=0 n=0 fx w c tw=0 tc=0 tw0 sn
-	shift 2
-	: >"$work/by_strategy"
+	local name=$1 nat=$2 b=$3 s i line fx w c nw nc
+	shift 3
+	: >"$work/pairs"
 	for s in random pct:d=3 rpro:d=4,r=5 pctvb:d=3,v=2; do
-		tw0=$tw sn=$n
 		for i in $(seq "$schedules"); do
 			"$bin/schedfuzz" genome --strategy "$s" --seed "$i" -o "$work/genome" >/dev/null 2>&1
+			read -r nw nc <<<"$(measure "$nat" "$@")"
 			timed "$work/time" "$bin/schedfuzz" replay --events 1 "$work/genome" -- "$b" "$@" \
 				2>"$work/replay"
 			line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
 			[ -n "$line" ] || continue
 			read -r w c <<<"$(awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time")"
-			tw=$(awk -v a="$tw" -v b="$w" 'BEGIN { print a + b }')
-			tc=$(awk -v a="$tc" -v b="$c" 'BEGIN { print a + b }')
-			steps=$((steps + ${line% *}))
-			sw=$((sw + ${line#* }))
-			n=$((n + 1))
+			echo "${s%%:*} $w $c $nw $nc $line" >>"$work/pairs"
 			if [ "$i" = 1 ] && command -v strace >/dev/null; then
 				strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
 					"$work/genome" -- "$b" "$@" >/dev/null 2>&1 || true
@@ -126,51 +134,48 @@ schedules_of() {
 				echo "real_${name}_handoffs ${s%%:*}: ${line% *} points, ${line#* } preemptions, ${fx:-0} futex calls" >&2
 			fi
 		done
-		[ $n -gt "$sn" ] && echo "${s%%:*} $(awk -v a="$tw" -v b="$tw0" -v k=$((n - sn)) \
-			'BEGIN { print (a - b) / k }')" >>"$work/by_strategy"
 	done
-	[ $n -gt 0 ] || n=1
-	echo "$((steps / n)) $((sw / n)) $(awk -v t="$tw" -v n="$n" 'BEGIN { print t / n }') $(awk -v t="$tc" -v n="$n" 'BEGIN { print t / n }')"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 # workload NAME TARGET ARGS...: the figures of one workload.
 workload() {
-	local name=$1 target=$2 nat sf i w c nw=0 nc=0
+	local name=$1 target=$2 i
 	shift 2
 	"$clang" -O2 -pthread "$src/$name.c" -o "$work/${name}_native"
 	"$bin/schedfuzz-cc" -O2 "$src/$name.c" -o "$work/${name}_sf"
-	for i in $(seq "$native_runs"); do
-		read -r w c <<<"$(measure "$work/${name}_native" "$@")"
-		nw=$(awk -v a="$nw" -v b="$w" 'BEGIN { print a + b }')
-		nc=$(awk -v a="$nc" -v b="$c" 'BEGIN { print a + b }')
-	done
-	local p sf_w sf_c
-	p=$(schedules_of "$name" "$work/${name}_sf" "$@" 2>"$work/handoffs")
-	read -r points preempt sf_w sf_c <<<"$p"
-	local nat_w nat_c
-	nat_w=$(awk -v t="$nw" -v n="$native_runs" 'BEGIN { print t / n }')
-	nat_c=$(awk -v t="$nc" -v n="$native_runs" 'BEGIN { print t / n }')
+	schedules_of "$name" "$work/${name}_native" "$work/${name}_sf" "$@" 2>"$work/handoffs"
+	local p="$work/pairs" nat_w sf_w
+	nat_w=$(awk '{ print $4 }' "$p" | median)
+	sf_w=$(awk '{ print $2 }' "$p" | median)
 	echo "real_${name}_native_ms: $(awk -v t="$nat_w" 'BEGIN { printf "%.1f", t * 1000 }')"
 	echo "real_${name}_schedule_ms: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", t * 1000 }')"
-	echo "real_${name}_slowdown: $(ratio "$sf_w" "$nat_w")${target:+ (target <= $target)}"
-	echo "real_${name}_cpu_slowdown: $(ratio "$sf_c" "$nat_c")"
-	echo "real_${name}_schedules_per_s: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", 1 / t }')"
-	local by
-	by=$(awk -v n="$nat_w" '{ printf "%s%s %.2f", (NR > 1 ? ", " : ""), $1, $2 / n }' \
-		"$work/by_strategy")
+	echo "real_${name}_slowdown: $(awk '$4 > 0 { print $2 / $4 }' "$p" | median |
+		awk '{ printf "%.2f", $1 }')${target:+ (target <= $target)}"
+	echo "real_${name}_cpu_slowdown: $(awk '$5 > 0 { print $3 / $5 }' "$p" | median |
+		awk '{ printf "%.2f", $1 }')"
+	echo "real_${name}_schedules_per_s: $(awk -v t="$sf_w" 'BEGIN { printf "%.1f", (t > 0 ? 1 / t : 0) }')"
+	local by="" k
+	for k in random pct rpro pctvb; do
+		grep -q "^$k " "$p" || continue
+		by="$by${by:+, }$k $(awk -v k="$k" '$1 == k && $4 > 0 { print $2 / $4 }' "$p" | median |
+			awk '{ printf "%.2f", $1 }')"
+	done
 	echo "real_${name}_slowdown_by_strategy: $by"
 	cat "$work/handoffs"
-	echo "real_${name}_points: $points"
-	echo "real_${name}_preemptions: $preempt"
+	echo "real_${name}_points: $(awk '{ t += $6 } END { print (NR ? int(t / NR) : 0) }' "$p")"
+	echo "real_${name}_preemptions: $(awk '{ t += $7 } END { print (NR ? int(t / NR) : 0) }' "$p")"
 	rm -rf "$work/guided"
 	timed "$work/time" "$bin/schedfuzz" run -n "$guided" --seed 1 -o "$work/guided" -- \
 		"$work/${name}_sf" "$@" 2>/dev/null
-	local g
+	local g after
 	g=$(awk -v n="$guided" '{ print $1 / n }' "$work/time")
+	after=$(for i in $(seq "$native_runs"); do
+		measure "$work/${name}_native" "$@" | awk '{ print $1 }'
+	done | median)
 	echo "real_${name}_guided_schedule_ms: $(awk -v t="$g" 'BEGIN { printf "%.1f", t * 1000 }') ($guided schedules)"
-	echo "real_${name}_guided_slowdown: $(ratio "$g" "$nat_w")"
+	echo "real_${name}_guided_slowdown: $(ratio "$g" "$after")"
 }
 
 workload compressor 3
@@ -201,10 +206,14 @@ pct_cpu() {
 	read -r _ c <<<"$(measure "$bin/schedfuzz" replay --events 1 "$work/pct_genome" -- "$work/private_loop" "$@")"
 	echo "$c"
 }
-c1=$(pct_cpu)
-c0=$(SCHEDFUZZ_MEMORY=0 pct_cpu)
-echo "real_private_loop_ratio: $(ratio "$c1" "$c0") (target <= 1.5)"
+echo "real_private_loop_ratio: $(for i in 1 2 3 4 5; do
+	c1=$(pct_cpu)
+	c0=$(SCHEDFUZZ_MEMORY=0 pct_cpu)
+	ratio "$c1" "$c0"
+	echo
+done | median | awk '{ printf "%.2f", $1 }') (target <= 1.5)"
 # The model before ownership: a tenth of the loop, scaled up.
+c0=$(SCHEDFUZZ_MEMORY=0 pct_cpu)
 c2=$(SCHEDFUZZ_MEMORY=2 pct_cpu 2000000)
 echo "real_private_loop_all_ratio: $(awk -v a="$c2" -v b="$c0" 'BEGIN { printf "%.1f", (b > 0 ? a * 10 / b : 0) }')"
 
