@@ -158,8 +158,12 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 		t->own_r1 = r1;
 		mark = true;
 	}
-	bool tick = rt_own_tick_due(t);
-	return point ? RT_OWN_POINT_SHARED : mark ? RT_OWN_POINT : tick ? RT_OWN_POINT_TICK : RT_OWN_PASS;
+	bool tick = rt_own_tick_due(t); /* whatever else: a count at 0 starts again */
+	if (point)
+		return RT_OWN_POINT_SHARED;
+	if (mark)
+		return RT_OWN_POINT;
+	return tick ? RT_OWN_POINT_TICK : RT_OWN_PASS;
 }
 
 void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size)
