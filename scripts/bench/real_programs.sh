@@ -3,10 +3,11 @@
 # (scripts/bench/workloads/), for scripts/bench.sh. Each workload is built
 # natively (clang -O2) and with schedfuzz-cc -O2 and timed in this one run,
 # side by side: SCHEDULES schedules of each of the random walk, PCT (d=3),
-# RPRO (d=4, r=5) and PCTVB (d=3, v=2), replayed from genomes (`schedfuzz
-# replay`, one process each, as a native run is), each right after a
-# native run of its own, so that the two see the same machine (a shared
-# machine's load comes and goes by the second). Each figure as wall time
+# RPRO (d=4, r=5) and PCTVB (d=3, v=2), run from genomes (SCHEDFUZZ_INPUT=
+# GENOME, the program's one process, as a native run is; `schedfuzz
+# replay` of the same genome, untimed, counts its points), each right
+# after a native run of its own, so that the two see the same machine (a
+# shared machine's load comes and goes by the second). Each figure as wall time
 # and as CPU time (user+sys, children included), medians over the pairs:
 # a neighbour's burst slows one pair, not the figure. Per workload:
 #   real_W_native_ms, real_W_schedule_ms   wall ms per native run / schedule
@@ -107,8 +108,8 @@ median() {
 # schedules_of NAME NATIVE BINARY ARGS...: one line per schedule in
 # $work/pairs, "STRATEGY SCHEDULE_WALL_S SCHEDULE_CPU_S NATIVE_WALL_S
 # NATIVE_CPU_S POINTS PREEMPTIONS", SCHEDULES schedules of each of the
-# random walk, PCT, RPRO and PCTVB, replayed from genomes drawn with seeds
-# 1, 2, ..., each after a native run. With strace at hand, also one line
+# random walk, PCT, RPRO and PCTVB, run from genomes drawn with seeds 1,
+# 2, ..., each after a native run. With strace at hand, also one line
 # per strategy on stderr with the futex calls of its first schedule
 # (real_W_handoffs): a strategy that does not preempt at a point must not
 # pay a futex round trip there, so they follow the switches, not the
@@ -121,11 +122,10 @@ schedules_of() {
 		for i in $(seq "$schedules"); do
 			"$bin/schedfuzz" genome --strategy "$s" --seed "$i" -o "$work/genome" >/dev/null 2>&1
 			read -r nw nc <<<"$(measure "$nat" "$@")"
-			timed "$work/time" "$bin/schedfuzz" replay --events 1 "$work/genome" -- "$b" "$@" \
-				2>"$work/replay"
+			read -r w c <<<"$(SCHEDFUZZ_INPUT="$work/genome" measure "$b" "$@")"
+			"$bin/schedfuzz" replay --events 1 "$work/genome" -- "$b" "$@" >/dev/null 2>"$work/replay"
 			line=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, \([0-9]*\) preemption.*/\1 \2/p' "$work/replay")
 			[ -n "$line" ] || continue
-			read -r w c <<<"$(awk '{ printf "%.4f %.4f", $1, $2 + $3 }' "$work/time")"
 			echo "${s%%:*} $w $c $nw $nc $line" >>"$work/pairs"
 			if [ "$i" = 1 ] && command -v strace >/dev/null; then
 				strace -f -c -e trace=futex -o "$work/strace" "$bin/schedfuzz" replay --events 1 \
