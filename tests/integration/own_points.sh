@@ -5,10 +5,11 @@
 # private_loop's two threads, 2,000,000 private heap accesses each, reach
 # fewer than 1,000 points (the ticks), every access is one with
 # SCHEDFUZZ_MEMORY=2, and none is with SCHEDFUZZ_MEMORY=0 (no tick either:
-# there the check passes every access, on the map's one cell); own_reuse's second worker, looping over a block the
-# first one freed, reaches fewer than 200; stack_tick's two threads,
-# 12,000,000 private accesses in all, two thirds on their stacks, reach
-# their ticks (12,000,000 / RT_OWN_TICK = 732) wherever the count ends,
+# there the check passes every access, on the map's one cell); own_reuse's
+# second worker, looping over a block the first one freed, reaches fewer
+# than 200; stack_tick's two threads, 12,000,000 private accesses in all,
+# two thirds on their stacks, reach their ticks (12,000,000 / RT_OWN_TICK
+# = 732) wherever the count ends,
 # and the random walk switches at none of them (at a tick it keeps the
 # current thread: it used to switch at about half of them).
 # A replay of an execution longer than its trace keeps counts every event.
