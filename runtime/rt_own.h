@@ -56,7 +56,8 @@ extern struct rt_own_state rt_own RT_HIDDEN;
  * into the program (RT_INLINE_CONSTANTS, rt_inline.c) takes it for a
  * constant, so that its loops load it once rather than at every access,
  * across the slow path's calls too. Before the reservation, and where it
- * fails, the map is one cell (mask 0), which no tag matches. */
+ * fails, the map is one cell (mask 0), which no tag matches; with
+ * SCHEDFUZZ_MEMORY=0 it stays that cell, which RT_OWN_ALL tags match. */
 struct rt_own_shadow {
 	uint16_t *map;   /* cell of granule g at map[g & mask] */
 	uintptr_t mask;

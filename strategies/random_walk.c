@@ -2,10 +2,12 @@
  *
  * At each scheduling point any candidate may run: among up to three
  * uniformly, among more the current thread with probability 1/3 and each
- * other alike (STAY_OVER below). So a spinning thread is preempted with
- * probability at least 1/2 per step: the walk is fair by itself and
- * ignores starvation notes. Spurious condition wakeups are allowed but
- * kept rare (1 in 32 waits) so that correct wait loops are not slowed.
+ * other alike (STAY_OVER below). So a thread that spins on shared memory
+ * is preempted with probability at least 1/2 per step: the walk is fair
+ * by itself there and ignores starvation notes (a spin on unshared
+ * memory, below, is the runtime's to end). Spurious condition wakeups
+ * are allowed but kept rare (1 in 32 waits) so that correct wait loops
+ * are not slowed.
  *
  * At a tick (strat_view.tick), a point in the middle of a thread's
  * private work, the current thread goes on, without a draw: no other
