@@ -69,7 +69,8 @@ static inline void on_aligned(const volatile void *p, uint32_t size, bool write,
 /* Entered from the check compiled into the program (rt_inline.c), when it
  * did not pass: its return address is in the program, at the access, as a
  * hook's is. */
-HOOK RT_NOINLINE void rt_access_slow(struct rt_thread *t, void *p, uint32_t size, bool write)
+HOOK RT_NOINLINE RT_SLOW_CALL void rt_access_slow(struct rt_thread *t, void *p, uint32_t size,
+						  bool write)
 {
 	not_passed(t, p, size, write, RT_CALLER());
 }
