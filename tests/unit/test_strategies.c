@@ -22,13 +22,22 @@ static void default_keeps_the_current_thread(void **state)
 	assert_int_equal(strat_default_pick(&w), 1); /* a timeout only as a last resort */
 }
 
-static void random_walk_is_a_function_of_the_seed(void **state)
+/* Two random walks begun with one seed, which draw alike. */
+static const struct strat_methods *twin_walks(uint64_t seed, void **a, void **b)
 {
 	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
-	void *a = m->create(), *b = m->create();
-	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = 42 };
-	m->begin(a, &p);
-	m->begin(b, &p);
+	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = seed };
+	*a = m->create();
+	*b = m->create();
+	m->begin(*a, &p);
+	m->begin(*b, &p);
+	return m;
+}
+
+static void random_walk_is_a_function_of_the_seed(void **state)
+{
+	void *a, *b;
+	const struct strat_methods *m = twin_walks(42, &a, &b);
 	struct strat_view v = { .step = 1, .current = 0, .cand = three, .ncand = 3 };
 	int counts[3] = { 0 };
 	for (int i = 0; i < 30000; i++) {
@@ -82,11 +91,8 @@ static void random_walk_stays_as_among_three(void **state)
  * or only times out) leaves the usual pick. */
 static void random_walk_goes_on_at_a_tick(void **state)
 {
-	const struct strat_methods *m = strat_for_kind(SF_KIND_RANDOM);
-	void *a = m->create(), *b = m->create();
-	struct sf_plan p = { .kind = SF_KIND_RANDOM, .seed = 3 };
-	m->begin(a, &p);
-	m->begin(b, &p);
+	void *a, *b;
+	const struct strat_methods *m = twin_walks(3, &a, &b);
 	struct strat_candidate many[10];
 	for (int i = 0; i < 10; i++)
 		many[i] = (struct strat_candidate){ (uint16_t)i, 0 };
