@@ -22,6 +22,17 @@ static void default_keeps_the_current_thread(void **state)
 	assert_int_equal(strat_default_pick(&w), 1); /* a timeout only as a last resort */
 }
 
+/* A uniform pick: 1000 draws a candidate, each within 15% of that. */
+static void assert_uniform(const struct strat_methods *m, void *s, const struct strat_view *v)
+{
+	int counts[100] = { 0 };
+	assert_true(v->ncand <= 100);
+	for (int i = 0; i < 1000 * v->ncand; i++)
+		counts[m->pick(s, v)]++;
+	for (int i = 0; i < v->ncand; i++)
+		assert_in_range(counts[i], 850, 1150);
+}
+
 /* Two random walks begun with one seed, which draw alike. */
 static const struct strat_methods *twin_walks(uint64_t seed, void **a, void **b)
 {
@@ -77,11 +88,7 @@ static void random_walk_stays_as_among_three(void **state)
 		if (i != 40)
 			assert_in_range(counts[i], 500, 850); /* 667 expected */
 	v.current = -1;
-	memset(counts, 0, sizeof counts);
-	for (int i = 0; i < 100000; i++)
-		counts[m->pick(s, &v)]++;
-	for (int i = 0; i < 100; i++)
-		assert_in_range(counts[i], 850, 1150);
+	assert_uniform(m, s, &v);
 	m->destroy(s);
 }
 
@@ -108,17 +115,9 @@ static void random_walk_goes_on_at_a_tick(void **state)
 	const struct strat_candidate timed[3] = { { 0, 0 }, { 1, 1 }, { 2, 0 } };
 	struct strat_view given_way = { .step = 1, .current = 1, .cand = timed, .ncand = 3,
 					.tick = true };
-	int counts[3] = { 0 };
-	for (int i = 0; i < 3000; i++)
-		counts[m->pick(a, &given_way)]++;
-	for (int i = 0; i < 3; i++)
-		assert_in_range(counts[i], 850, 1150);
+	assert_uniform(m, a, &given_way);
 	tick.current = -1;
-	memset(counts, 0, sizeof counts);
-	for (int i = 0; i < 3000; i++)
-		counts[m->pick(a, &tick)]++;
-	for (int i = 0; i < 3; i++)
-		assert_in_range(counts[i], 850, 1150);
+	assert_uniform(m, a, &tick);
 	m->destroy(a);
 	m->destroy(b);
 }
