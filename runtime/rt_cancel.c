@@ -122,3 +122,11 @@ RT_EXPORT int pthread_setcanceltype(int type, int *old)
 		async_unsupported();
 	return 0;
 }
+
+/* Cancellation enabled and deferred again, in glibc: a pooled kernel
+ * thread's next thread starts so (rt_thread_run_pooled). */
+void rt_cancel_defaults(void)
+{
+	NEXT(int (*)(int, int *), "pthread_setcancelstate")(PTHREAD_CANCEL_ENABLE, NULL);
+	NEXT(int (*)(int, int *), "pthread_setcanceltype")(PTHREAD_CANCEL_DEFERRED, NULL);
+}

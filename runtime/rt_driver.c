@@ -30,6 +30,9 @@
  *                          only accesses to memory threads share, docs/cost.md)
  *   SCHEDFUZZ_PIN=0        do not keep an execution on one CPU (the default
  *                          when AFL_NO_AFFINITY is set; SCHEDFUZZ_PIN=1 pins)
+ *   SCHEDFUZZ_THREAD_POOL=0  under a fuzzing engine, every thread the harness
+ *                          creates gets a kernel thread of its own (default 1:
+ *                          kernel threads are kept across inputs, rt_pool.c)
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
@@ -176,6 +179,7 @@ void rt_init(void)
 	 * asked for no binding, and a pinned target would look like a
 	 * CPU-locked task to the free-core scan of every afl-fuzz started
 	 * after it (docs/engines.md). */
+	rt.cfg.pool = rt_env_u64("SCHEDFUZZ_THREAD_POOL", 1) != 0;
 	rt.cfg.pin = rt_env_u64("SCHEDFUZZ_PIN", getenv("AFL_NO_AFFINITY") ? 0 : 1) != 0;
 	rt.cfg.record_path = rt_env_str("SCHEDFUZZ_RECORD");
 	rt.cfg.input_path = rt_env_str("SCHEDFUZZ_INPUT");
@@ -215,6 +219,7 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	self->wait = W_OTHERS;
 	rt_block(self, EV_THREAD_JOIN, NULL);
 	rt_exec_end();
+	rt_heap_input_ended();
 	rt_input_hint_passed();
 	return r;
 }
@@ -742,6 +747,7 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	if (harness && !input_path && !runs) {
 		/* The engine's main: libFuzzer's, AFL++'s persistent loop or
 		 * the standalone one (fuzz/driver_*.c). */
+		rt.under_engine = true;
 		rt.under_libfuzzer = LLVMFuzzerRunDriver != NULL; /* it reads our coverage */
 		if (rt.under_libfuzzer)
 			rt_watchdog_libfuzzer();

@@ -60,3 +60,22 @@ void rt_heap_install_hooks(void)
 {
 	__sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
 }
+
+extern void __sanitizer_purge_allocator(void);
+
+/* ASan keeps freed blocks from reuse in its quarantine (up to
+ * quarantine_size_mb, 256 MB by default) to catch a use after free. A
+ * use after free that an interleaving causes frees and uses the block
+ * within one execution, so what earlier inputs freed need not stay: every
+ * PURGE_EVERY inputs the quarantine goes back to the allocator and the
+ * allocator's free memory to the kernel, and a campaign's RSS stays flat.
+ * (libFuzzer does the same itself, but only once RSS passes half of
+ * -rss_limit_mb.) A purge takes a few milliseconds. */
+#define PURGE_EVERY 1000
+
+void rt_heap_input_ended(void)
+{
+	static unsigned inputs;
+	if (++inputs % PURGE_EVERY == 0)
+		__sanitizer_purge_allocator();
+}

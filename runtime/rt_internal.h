@@ -199,6 +199,7 @@ struct rt_thread {
 
 	pthread_t real;
 	bool detached, joined, reaped;
+	struct rt_pooled *pool; /* its kernel thread, if pooled (rt_pool.c) */
 	void *(*fn)(void *);
 	int (*c11_fn)(void *);
 	void *arg, *retval;
@@ -320,6 +321,7 @@ struct rt_config {
 	bool memory_points; /* memory accesses are scheduling points */
 	bool memory_all;    /* ... all of them, private ones too (SCHEDFUZZ_MEMORY=2) */
 	bool pin;           /* keep the execution on one CPU */
+	bool pool;          /* a harness's threads run on kept kernel threads (rt_pool.c) */
 	const char *record_path; /* write the executed schedule here */
 	const char *input_path;  /* the input being replayed, for reports */
 	bool brief;              /* reports are one line: nobody reads them */
@@ -336,6 +338,7 @@ struct rt_state {
 	bool active; /* inside an execution */
 	bool harness; /* started by LLVMFuzzerTestOneInput, not main() */
 	bool under_libfuzzer; /* main() was handed to libFuzzer */
+	bool under_engine;    /* ... or to another engine: inputs run one after another here */
 	bool cov_on;  /* this execution computes interleaving coverage */
 	bool trace_on; /* this execution is traced (SCHEDFUZZ_TRACE) */
 	bool observed; /* cov_on || trace_on || search || anchors: events go to observe() */
@@ -622,6 +625,23 @@ RT_HIDDEN int rt_held_drop(struct rt_thread *t, struct rt_obj *o); /* remaining 
 RT_HIDDEN struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o);
 /* Per-thread setup a new controlled thread does on its own stack. */
 RT_HIDDEN void rt_thread_setup(struct rt_thread *t);
+/* The part of rt_thread_setup each thread on a kernel thread does again:
+ * its CPU, its alternate signal stack. */
+RT_HIDDEN void rt_thread_enter(struct rt_thread *t);
+/* rt_pool.c: kernel threads kept across executions. rt_pool_start gives t
+ * one (and its pthread_t) if it can; kept: t runs on one that goes on after
+ * it; release: t is gone (finished, and joined or detached). */
+RT_HIDDEN bool rt_pool_start(struct rt_thread *t, const pthread_attr_t *attr);
+RT_HIDDEN bool rt_pool_kept(const struct rt_thread *t);
+RT_HIDDEN void rt_pool_release(struct rt_thread *t);
+RT_HIDDEN void rt_pool_thread_exits(struct rt_thread *t);
+RT_HIDDEN void rt_pool_exec_end(void);
+RT_HIDDEN void rt_thread_run_pooled(struct rt_thread *t);
+/* rt_tls.c: the calling thread's TLS back to its initial images. */
+RT_HIDDEN bool rt_tls_resettable(void);
+RT_HIDDEN void rt_tls_reset(void);
+RT_HIDDEN void rt_cancel_defaults(void);
+RT_HIDDEN void rt_signal_mask_set(const sigset_t *mask);
 RT_HIDDEN void rt_futex_wait(_Atomic uint32_t *word, uint32_t val);
 RT_HIDDEN void rt_futex_wake(_Atomic uint32_t *word);
 RT_HIDDEN void rt_park(_Atomic uint32_t *go);
@@ -898,6 +918,9 @@ RT_HIDDEN void rt_heap_forget(const void *p);
 RT_HIDDEN void rt_heap_share_site(uint32_t site);
 /* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
 RT_HIDDEN void rt_heap_install_hooks(void);
+/* A harness's input ended (its threads too): what the allocator kept of it
+ * may go. */
+RT_HIDDEN void rt_heap_input_ended(void);
 /* rt_heap_log.c (default mode): controlled threads' allocations and frees
  * this execution, for reports only. A freed block: */
 struct rt_freed {

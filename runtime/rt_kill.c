@@ -132,6 +132,12 @@ RT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return keep_mask(0);
 }
 
+/* The calling kernel thread's mask, set as the runtime's own business. */
+void rt_signal_mask_set(const sigset_t *mask)
+{
+	REAL_MASK(SIG_SETMASK, mask, NULL);
+}
+
 void rt_signal_reset(void)
 {
 	rt_proc_sig_pending = 0;

@@ -1042,6 +1042,12 @@ void rt_thread_setup(struct rt_thread *t)
 	own_stack(t);
 	__atomic_store_n(&t->ktid, gettid(), __ATOMIC_RELEASE); /* rt_kill.c may wait for it */
 	t->asan_tid = rt_heap_sanitizer_tid();
+	rt_thread_enter(t);
+}
+
+void rt_thread_enter(struct rt_thread *t)
+{
+	(void)t;
 	/* A new thread inherits its creator's CPU mask (clone copies it), so
 	 * it is on the execution's CPU already unless the program gave it
 	 * another mask: only then does it pay for pinning (getcpu is a vDSO
@@ -1190,10 +1196,12 @@ void rt_exec_end(void)
 	for (int i = 1; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		if (t->state == T_FINISHED && !t->detached && !t->reaped) {
-			REAL(pthread_join)(t->real, NULL);
+			if (!rt_pool_kept(t))
+				REAL(pthread_join)(t->real, NULL);
 			t->reaped = true;
 		}
 	}
+	rt_pool_exec_end();
 	rt_watchdog_end();
 	rt_result_publish(F_NONE);
 	rt_obj_reset_all();

@@ -21,12 +21,25 @@
  * small integers below PTHREAD_KEYS_MAX). */
 static void (*key_dtor[PTHREAD_KEYS_MAX])(void *);
 static unsigned key_limit; /* one past the largest key seen */
+/* Keys that exist, and those of them that belong to the kernel thread
+ * rather than to the program's thread on it: a sanitizer's, made in
+ * .preinit_array before any constructor (ASan keeps its thread record
+ * there, which a pooled kernel thread keeps from one thread to the next). */
+static bool key_made[PTHREAD_KEYS_MAX], key_kernel[PTHREAD_KEYS_MAX];
+static bool constructors_began;
+
+__attribute__((constructor(101))) static void constructors_begin(void)
+{
+	constructors_began = true;
+}
 
 int rt_key_create(pthread_key_t *key, void (*dtor)(void *))
 {
 	int r = REAL(pthread_key_create)(key, dtor);
 	if (r == 0 && *key < PTHREAD_KEYS_MAX) {
 		key_dtor[*key] = dtor;
+		key_made[*key] = true;
+		key_kernel[*key] = !constructors_began;
 		if (*key + 1 > key_limit)
 			key_limit = *key + 1;
 	}
@@ -40,20 +53,22 @@ RT_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *))
 
 RT_EXPORT int pthread_key_delete(pthread_key_t key)
 {
-	if (key < PTHREAD_KEYS_MAX)
+	if (key < PTHREAD_KEYS_MAX) {
 		key_dtor[key] = NULL;
+		key_made[key] = false;
+	}
 	return REAL(pthread_key_delete)(key);
 }
 
 /* POSIX: repeat while destructors leave new values behind, at most
  * PTHREAD_DESTRUCTOR_ITERATIONS times. Clearing each value first is what
  * makes glibc's own pass afterwards find nothing to do. */
-static void run_key_destructors(void)
+static void run_destructors_of(bool kernels_too)
 {
 	for (int round = 0; round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
 		bool any = false;
 		for (unsigned k = 0; k < key_limit; k++) {
-			void (*dtor)(void *) = key_dtor[k];
+			void (*dtor)(void *) = kernels_too || !key_kernel[k] ? key_dtor[k] : NULL;
 			void *v = dtor ? pthread_getspecific(k) : NULL;
 			if (v) {
 				pthread_setspecific(k, NULL);
@@ -64,6 +79,11 @@ static void run_key_destructors(void)
 		if (!any)
 			break;
 	}
+}
+
+static void run_key_destructors(void)
+{
+	run_destructors_of(true);
 }
 
 /* The end of a controlled thread, as glibc's thread start runs it once the
@@ -112,6 +132,41 @@ static void *trampoline(void *arg)
 	RT_TAIL_CALL return fn(t->arg);
 }
 
+/* A pooled kernel thread's thread leaving by pthread_exit: its kernel
+ * thread ends with it, and glibc runs this first of its thread_local
+ * destructors (the last registered), so the others run from here, then
+ * what on_thread_end runs, in trampoline's order. */
+static void on_pooled_exit(void *arg)
+{
+	rt_real.call_tls_dtors();
+	on_thread_end(arg);
+}
+
+/* A thread on a kernel thread of the pool (rt_pool.c): trampoline's start,
+ * then the end glibc gives a thread whose routine returned, here, since
+ * the kernel thread goes on: its thread_local destructors, its keys'
+ * destructors (not the sanitizer's, whose record stays with the kernel
+ * thread), and any thread_local destructor those registered. Its keys
+ * without a destructor are cleared, as a new thread's hold NULL, and its
+ * cancellation state goes back to the default. */
+void rt_thread_run_pooled(struct rt_thread *t)
+{
+	rt_park(&t->go);
+	rt_set_self(t);
+	rt_thread_started(t);
+	t->retval = t->c11_fn ? (void *)(intptr_t)t->c11_fn(t->arg) : t->fn(t->arg);
+
+	rt_real.call_tls_dtors();
+	run_destructors_of(false);
+	rt_real.call_tls_dtors();
+	for (unsigned k = 0; k < key_limit; k++)
+		if (key_made[k] && !key_kernel[k] && pthread_getspecific(k))
+			pthread_setspecific(k, NULL);
+	if (t->cancel_off || t->cancel_async)
+		rt_cancel_defaults();
+	rt_thread_finish(t); /* t is not this kernel thread's any more */
+}
+
 /* A slot for a new thread: the first one whose thread is gone for good
  * (finished, and joined or detached), else a new one; -1 if all are taken.
  * The first free slot, so that the same schedule reuses the same slots. */
@@ -127,6 +182,8 @@ static int free_slot(void)
 void rt_release_slot(struct rt_thread *t)
 {
 	bool gone = (t->joined && t->reaped) || t->detached; /* glibc reaps a detached one */
+	if (gone && t->state == T_FINISHED)
+		rt_pool_release(t);
 	if (rt.reuse && t->tid != 0 && t->state == T_FINISHED && gone &&
 	    t->nheld == 0) /* locks it still holds name it as their owner */
 		t->state = T_UNUSED;
@@ -185,7 +242,8 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 		     void *(*fn)(void *), int (*c11_fn)(void *), void *arg, const void *site)
 {
 	struct rt_thread *t = create_begin(self, attr, fn, c11_fn, arg, site);
-	return create_end(t, th, REAL(pthread_create)(&t->real, attr, trampoline, t));
+	int r = rt_pool_start(t, attr) ? 0 : REAL(pthread_create)(&t->real, attr, trampoline, t);
+	return create_end(t, th, r);
 }
 
 int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how how,
@@ -218,6 +276,8 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 	if (t->joined) /* two joiners raced for it: the loser is undefined */
 		return EINVAL;
 	t->joined = true;
+	if (rt_pool_kept(t))
+		t->reaped = true; /* its return value is in t->retval already */
 	if (!t->reaped) {
 		rt.busy++;
 		REAL(pthread_join)(t->real, &t->retval); /* what it returned or passed to pthread_exit */
@@ -239,7 +299,7 @@ int rt_thread_detach(struct rt_thread *self, pthread_t th)
 		return EINVAL;
 	t->detached = true;
 	rt_changed();
-	int r = REAL(pthread_detach)(t->real);
+	int r = rt_pool_kept(t) ? 0 : REAL(pthread_detach)(t->real);
 	t->reaped = true;
 	rt_release_slot(t);
 	return r;
@@ -257,6 +317,10 @@ void rt_thread_exit(struct rt_thread *self, void *retval, const void *site)
 		run_key_destructors();
 		rt_thread_finish(self);
 	}
+	if (self->pool) {
+		rt_pool_thread_exits(self);
+		__cxa_thread_atexit_impl(on_pooled_exit, self, &__dso_handle);
+	}
 	REAL(pthread_exit)(retval); /* unwinds into on_thread_end */
 }
 
@@ -269,7 +333,9 @@ RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 	if (!self)
 		return REAL(pthread_create)(th, attr, fn, arg);
 	struct rt_thread *t = create_begin(self, attr, fn, NULL, arg, RT_CALLER());
-	return create_end(t, th, REAL(pthread_create)(&t->real, attr, trampoline, t));
+	/* Its kernel thread: a pooled one where it can (rt_pool.c), else its own. */
+	int r = rt_pool_start(t, attr) ? 0 : REAL(pthread_create)(&t->real, attr, trampoline, t);
+	return create_end(t, th, r);
 }
 
 RT_EXPORT int pthread_join(pthread_t th, void **ret)

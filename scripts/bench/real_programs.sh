@@ -54,6 +54,12 @@
 #                                   after EXECS inputs over after EXECS/20,
 #                                   minus 1 (< 0.10), with the ASan options
 #                                   the OSS-Fuzz build writes (scripts/oss-fuzz)
+#   real_libfuzzer_sf_pool_off_execs_per_s, _sf_asan_pool_off_   the
+#                                   default and ASan modes with
+#                                   SCHEDFUZZ_THREAD_POOL=0: every thread on
+#                                   a kernel thread of its own, as before
+#                                   docs/cost.md's "Kernel threads kept
+#                                   across inputs", and their RSS growth
 #   real_libfuzzer_cpu_ratio        CPU time (user+sys) of plain libFuzzer
 #                                   over the default mode's, the same inputs
 #                                   (wall time is noise on a loaded machine)
@@ -246,6 +252,13 @@ for b in lf_plain lf_sf lf_plain_asan lf_sf_asan; do
 	read -r t rss_big[$b] cpu[$b] <<<"$(fuzz "$work/$b" "$execs")"
 	rate[$b]=$(awk -v t="$t" -v n="$execs" 'BEGIN { printf "%.0f", n / t }')
 	echo "real_libfuzzer_${b#lf_}_execs_per_s: ${rate[$b]} ($(find "$work/corpus" -type f | wc -l) inputs kept)"
+done
+for b in lf_sf lf_sf_asan; do
+	read -r _ small _ <<<"$(SCHEDFUZZ_THREAD_POOL=0 fuzz "$work/$b" $((execs / 20)))"
+	read -r t big _ <<<"$(SCHEDFUZZ_THREAD_POOL=0 fuzz "$work/$b" "$execs")"
+	echo "real_libfuzzer_${b#lf_}_pool_off_execs_per_s: $(awk -v t="$t" -v n="$execs" \
+		'BEGIN { printf "%.0f", n / t }') (pool on: ${rate[$b]}; RSS growth $(awk -v a="$big" \
+		-v b="$small" 'BEGIN { printf "%.2f", (b > 0 ? a / b - 1 : 0) }'))"
 done
 echo "real_libfuzzer_exec_ratio: $(ratio "${rate[lf_sf]}" "${rate[lf_plain]}") (target >= 0.6)"
 echo "real_libfuzzer_cpu_ratio: $(ratio "${cpu[lf_plain]}" "${cpu[lf_sf]}")"

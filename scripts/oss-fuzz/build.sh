@@ -106,12 +106,9 @@ timeout = 25
 # ASan keeps freed blocks poisoned in a quarantine of 256 MB by default,
 # which is where a campaign's RSS grows. A use-after-free that an
 # interleaving causes frees and uses the block within one execution, so a
-# smaller quarantine still catches it (docs/cost.md).
+# smaller quarantine still catches it, and the runtime empties it every
+# 1,000 inputs (docs/cost.md, "Kernel threads kept across inputs").
 quarantine_size_mb = 32
-# What grows after that, about 0.2 KB per thread the harness creates, is
-# ASan's record of every thread it saw (kept for its reports, in plain ASan
-# libFuzzer too): no option bounds it; libFuzzer's rss_limit_mb (2048 by
-# default) leaves room for millions of executions (docs/cost.md).
 OPTIONS
 	echo "build.sh: $OUT/$name ($engine)"
 done

@@ -1,0 +1,107 @@
+/* rt_tls.c - a thread's thread-local storage back to what a new thread
+ * starts with, for a kernel thread that runs one program thread after
+ * another (rt_pool.c).
+ *
+ * glibc gives a new thread each module's block of static TLS as a copy of
+ * the module's image (PT_TLS: initialised bytes, then zeros): the same copy
+ * is made here, over the blocks of the executable and of every shared
+ * object loaded with it, except glibc's own (libc's holds errno, which is
+ * set to 0 instead, and malloc's per-thread caches, which a reset would
+ * leak). The executable's block also holds the runtime's, ASan's and
+ * libFuzzer's variables: at a thread's end all of them are back at their
+ * initial values (the runtime's rt_self and rt_self_or_nobody, its
+ * alternate stack released by then) or are caches their owners refill
+ * (ASan's fake stack pointer), so the copy is what a new thread would have.
+ *
+ * The blocks are found once, before main: the objects loaded with the
+ * program have their TLS at fixed offsets from the thread pointer, the
+ * same in every thread. An object dlopen'ed later is not reset: its TLS
+ * would carry over from one program thread to the next. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#define MAX_BLOCKS 16
+
+struct tls_block {
+	ptrdiff_t offset; /* from the thread pointer */
+	const char *image;
+	size_t filesz, memsz;
+};
+
+static struct tls_block blocks[MAX_BLOCKS];
+static int nblocks;
+static bool usable; /* every block with TLS was found */
+
+static char *thread_pointer(void)
+{
+#ifdef __x86_64__
+	char *tp;
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+#else
+	return NULL;
+#endif
+}
+
+/* glibc's objects: their TLS is libc's own business. */
+static bool glibcs(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strncmp(base, "libc.so", 7) == 0 || strncmp(base, "ld-linux", 8) == 0 ||
+	       strncmp(base, "libpthread.so", 13) == 0;
+}
+
+static int find_block(struct dl_phdr_info *info, size_t size, void *tp)
+{
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_TLS || ph->p_memsz == 0 || glibcs(info->dlpi_name))
+			continue;
+		if (!info->dlpi_tls_data || nblocks == MAX_BLOCKS) {
+			usable = false;
+			return 1;
+		}
+		blocks[nblocks++] = (struct tls_block){
+			.offset = (char *)info->dlpi_tls_data - (char *)tp,
+			.image = (const char *)(info->dlpi_addr + ph->p_vaddr),
+			.filesz = ph->p_filesz,
+			.memsz = ph->p_memsz,
+		};
+	}
+	return 0;
+}
+
+/* Before the program's constructors (101, as the shadow's reservation):
+ * nothing is dlopen'ed yet. */
+__attribute__((constructor(101))) static void find_blocks(void)
+{
+	char *tp = thread_pointer();
+	if (!tp)
+		return;
+	usable = true;
+	dl_iterate_phdr(find_block, tp);
+}
+
+bool rt_tls_resettable(void)
+{
+	return usable;
+}
+
+void rt_tls_reset(void)
+{
+	char *tp = thread_pointer();
+	for (int i = 0; i < nblocks; i++) {
+		char *b = tp + blocks[i].offset;
+		rt_memcpy(b, blocks[i].image, blocks[i].filesz);
+		rt_memset(b + blocks[i].filesz, 0, blocks[i].memsz - blocks[i].filesz);
+	}
+	errno = 0;
+}
