@@ -637,8 +637,12 @@ RT_HIDDEN void rt_pool_release(struct rt_thread *t);
 RT_HIDDEN void rt_pool_thread_exits(struct rt_thread *t);
 RT_HIDDEN void rt_pool_exec_end(void);
 RT_HIDDEN void rt_thread_run_pooled(struct rt_thread *t);
+/* rt_thread.c: the keys that hold a value in the calling kernel thread
+ * before any thread of the program ran on it are its own, not a thread's. */
+RT_HIDDEN void rt_keys_of_kernel_thread(void);
 /* rt_tls.c: the calling thread's TLS back to its initial images. */
 RT_HIDDEN bool rt_tls_resettable(void);
+RT_HIDDEN void rt_tls_check(void);
 RT_HIDDEN void rt_tls_reset(void);
 RT_HIDDEN void rt_cancel_defaults(void);
 RT_HIDDEN void rt_signal_mask_set(const sigset_t *mask);

@@ -3,9 +3,9 @@
  * Under a fuzzing engine (libFuzzer, AFL++'s persistent loop) every input
  * is an execution in the same process, and the harness creates its
  * threads anew each time. (A replay, or `schedfuzz run`'s child, runs one
- * execution: its threads are the kernel's own, as without the pool.) A new kernel thread
- * costs system calls (clone, robust list, rseq, the stack's madvise at its
- * end) and, in the ASan mode, ASan's own thread life cycle: the thread's
+ * execution: its threads are the kernel's own, as without the pool.) A
+ * new kernel thread costs system calls (clone, robust list, rseq, the
+ * stack's madvise at its end) and, in the ASan mode, ASan's own thread life cycle: the thread's
  * record and alternate stack mapped and unmapped, its stack's shadow
  * mapped afresh twice, an allocator cache faulted in page by page, and a
  * registry entry kept for good. So a thread that a harness creates with
@@ -21,7 +21,8 @@
  * pthread_exit (or is cancelled) takes its kernel thread with it.
  *
  * Which kernel thread a new thread gets depends on the execution alone
- * (the first free one, in order), so replays see the same. */
+ * (the first free one, in order); the schedule does not depend on it at
+ * all (tests/integration/thread_pool.sh compares the traces). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -40,8 +41,9 @@ struct rt_pooled {
 	_Atomic uint32_t state;
 	struct rt_thread *job;
 	bool taken;  /* a thread of this execution runs there, or ran there and is not gone */
-	bool vacant; /* its kernel thread ended with its thread (pthread_exit) */
+	bool vacant; /* no kernel thread: it ended with its thread (pthread_exit) */
 	bool known;  /* its stack and ids below are filled in */
+	size_t size, guard; /* the stack and guard sizes it was made with */
 	uintptr_t stack_lo, stack_size;
 	pid_t ktid;
 	int asan_tid;
@@ -50,27 +52,33 @@ struct rt_pooled {
 
 static struct rt_pooled pool[POOL_MAX];
 static int npool;
+static bool forked; /* this process is a child forked by a pooled thread */
 
 /* A forked child has only the thread that forked: the others are gone. */
 static void forget(void)
 {
 	npool = 0;
+	forked = true;
 }
 
-/* The attributes of a thread a pooled kernel thread can stand for: those
- * it was created with (none), but for the detach state, which the runtime
- * keeps itself. */
-static bool plain(const pthread_attr_t *attr)
+/* Whether attr asks for nothing a kernel thread made with the default
+ * attributes lacks, but for the detach state, which the runtime keeps
+ * itself; and the stack and guard sizes it asks for (the defaults',
+ * which pthread_setattr_default_np may have changed since a kernel
+ * thread was made). */
+static bool plain(const pthread_attr_t *attr, size_t *size, size_t *guard)
 {
-	if (!attr)
-		return true;
 	pthread_attr_t def;
-	size_t size, guard, def_size = 0, def_guard = 0;
 	if (pthread_getattr_default_np(&def) != 0)
 		return false;
+	size_t def_size = 0, def_guard = 0;
 	pthread_attr_getstacksize(&def, &def_size);
 	pthread_attr_getguardsize(&def, &def_guard);
 	pthread_attr_destroy(&def);
+	*size = def_size;
+	*guard = def_guard;
+	if (!attr)
+		return true;
 	/* glibc's answer for an attribute whose stack was never set, nor its
 	 * size (an address below the stack's top by the size set). */
 	void *addr = NULL;
@@ -79,12 +87,12 @@ static bool plain(const pthread_attr_t *attr)
 	int inherit = PTHREAD_INHERIT_SCHED, scope = PTHREAD_SCOPE_SYSTEM;
 	pthread_attr_getinheritsched(attr, &inherit);
 	pthread_attr_getscope(attr, &scope);
-	cpu_set_t cpus;
-	pthread_attr_getaffinity_np(attr, sizeof cpus, &cpus);
+	cpu_set_t cpus; /* all set where none was asked for */
 	sigset_t mask;
-	return addr == NULL && pthread_attr_getstacksize(attr, &size) == 0 && size == def_size &&
-	       pthread_attr_getguardsize(attr, &guard) == 0 && guard == def_guard &&
+	return addr == NULL && pthread_attr_getstacksize(attr, size) == 0 && *size == def_size &&
+	       pthread_attr_getguardsize(attr, guard) == 0 && *guard == def_guard &&
 	       inherit == PTHREAD_INHERIT_SCHED && scope == PTHREAD_SCOPE_SYSTEM &&
+	       pthread_attr_getaffinity_np(attr, sizeof cpus, &cpus) == 0 &&
 	       CPU_COUNT(&cpus) == CPU_SETSIZE &&
 	       pthread_attr_getsigmask_np(attr, &mask) == PTHREAD_ATTR_NO_SIGMASK_NP;
 }
@@ -108,9 +116,21 @@ static void setup(struct rt_pooled *p, struct rt_thread *t)
 	rt_thread_enter(t);
 }
 
+static void go_idle(struct rt_pooled *p)
+{
+	if (atomic_exchange_explicit(&p->state, K_IDLE, memory_order_release) == K_BUSY_WAITED)
+		rt_futex_wake(&p->state);
+}
+
 static void *kernel_thread(void *arg)
 {
 	struct rt_pooled *p = arg;
+	/* Before any thread of the program runs on it: which keys are the
+	 * kernel thread's own, and whether its TLS lies where it was found
+	 * before main (rt_tls.c). */
+	rt_keys_of_kernel_thread();
+	rt_tls_check();
+	go_idle(p);
 	for (;;) {
 		uint32_t v = atomic_load_explicit(&p->state, memory_order_acquire);
 		while (v == K_IDLE || v == K_IDLE_SLEEPING) {
@@ -122,20 +142,22 @@ static void *kernel_thread(void *arg)
 			v = atomic_load_explicit(&p->state, memory_order_acquire);
 		}
 		struct rt_thread *t = p->job;
+		if (!t)
+			return NULL; /* its TLS cannot be reset after all */
 		if (memcmp(&p->mask, &t->sig_mask, sizeof p->mask) != 0) {
 			rt_signal_mask_set(&t->sig_mask);
 			p->mask = t->sig_mask;
 		}
 		setup(p, t);
 		rt_thread_run_pooled(t); /* t may be gone once it returns */
-		rt_tls_reset();
+		if (forked)
+			return NULL; /* the child's only thread ends, and the child with it */
 		/* Idle, it takes no signal meant for the process: the program's
 		 * handlers run only on the program's threads. */
 		sigfillset(&p->mask);
 		rt_signal_mask_set(&p->mask);
-		if (atomic_exchange_explicit(&p->state, K_IDLE, memory_order_release) ==
-		    K_BUSY_WAITED)
-			rt_futex_wake(&p->state);
+		rt_tls_reset();
+		go_idle(p);
 	}
 	return NULL;
 }
@@ -155,8 +177,9 @@ static void wait_idle(struct rt_pooled *p)
 	}
 }
 
-/* A new kernel thread, in the place of one that ended or at the end. */
-static struct rt_pooled *grow(struct rt_thread *t)
+/* A new kernel thread, in the place of one that ended or at the end,
+ * once it checked that its TLS can be reset. */
+static struct rt_pooled *grow(struct rt_thread *t, size_t size, size_t guard)
 {
 	static bool atfork;
 	if (!atfork) {
@@ -172,9 +195,20 @@ static struct rt_pooled *grow(struct rt_thread *t)
 	if (!p)
 		return NULL;
 	rt_memset(p, 0, sizeof *p);
-	atomic_store_explicit(&p->state, K_IDLE, memory_order_relaxed);
+	atomic_store_explicit(&p->state, K_BUSY, memory_order_relaxed);
 	p->mask = t->sig_mask; /* the creator's, which the kernel thread inherits */
+	p->size = size;
+	p->guard = guard;
 	if (REAL(pthread_create)(&p->real, NULL, kernel_thread, p) != 0) {
+		p->vacant = true;
+		return NULL;
+	}
+	wait_idle(p);
+	if (!rt_tls_resettable()) {
+		p->job = NULL;
+		atomic_store_explicit(&p->state, K_BUSY, memory_order_release);
+		rt_futex_wake(&p->state);
+		REAL(pthread_join)(p->real, NULL);
 		p->vacant = true;
 		return NULL;
 	}
@@ -183,14 +217,16 @@ static struct rt_pooled *grow(struct rt_thread *t)
 
 bool rt_pool_start(struct rt_thread *t, const pthread_attr_t *attr)
 {
+	size_t size, guard;
 	if (!rt.under_engine || !rt.harness || !rt.cfg.pool || !rt_tls_resettable() ||
-	    !rt_real.call_tls_dtors || !plain(attr))
+	    !rt_real.call_tls_dtors || !plain(attr, &size, &guard))
 		return false;
 	struct rt_pooled *p = NULL;
 	for (int i = 0; i < npool && !p; i++)
-		if (!pool[i].taken && !pool[i].vacant)
+		if (!pool[i].taken && !pool[i].vacant && pool[i].size == size &&
+		    pool[i].guard == guard)
 			p = &pool[i];
-	if (!p && !(p = grow(t)))
+	if (!p && !(p = grow(t, size, guard)))
 		return false;
 	wait_idle(p);
 	p->taken = true;
@@ -223,16 +259,14 @@ void rt_pool_thread_exits(struct rt_thread *t)
 		REAL(pthread_detach)(t->real);
 }
 
-/* Every kernel thread whose thread finished back in the pool, its TLS
- * reset, before the execution ends: LeakSanitizer's next look at the
- * threads then finds none of the last execution's values. */
+/* Every kernel thread back in the pool, its TLS reset, before the
+ * execution ends (all its threads have finished by then): LeakSanitizer's
+ * next look at the threads finds none of the execution's values. */
 void rt_pool_exec_end(void)
 {
-	for (int i = 0; i < rt.nthreads; i++) {
-		struct rt_thread *t = &rt.threads[i];
-		if (t->pool && t->state == T_FINISHED && t->pool->job == t) {
-			wait_idle(t->pool);
-			t->pool->taken = false;
+	for (int i = 0; i < npool; i++)
+		if (!pool[i].vacant) {
+			wait_idle(&pool[i]);
+			pool[i].taken = false;
 		}
-	}
 }

@@ -22,15 +22,17 @@
 static void (*key_dtor[PTHREAD_KEYS_MAX])(void *);
 static unsigned key_limit; /* one past the largest key seen */
 /* Keys that exist, and those of them that belong to the kernel thread
- * rather than to the program's thread on it: a sanitizer's, made in
- * .preinit_array before any constructor (ASan keeps its thread record
- * there, which a pooled kernel thread keeps from one thread to the next). */
+ * rather than to the program's thread on it: those that hold a value in a
+ * new kernel thread before its start routine runs (ASan keeps its thread
+ * record in one, which a pooled kernel thread keeps from one thread of
+ * the program to the next). */
 static bool key_made[PTHREAD_KEYS_MAX], key_kernel[PTHREAD_KEYS_MAX];
-static bool constructors_began;
 
-__attribute__((constructor(101))) static void constructors_begin(void)
+void rt_keys_of_kernel_thread(void)
 {
-	constructors_began = true;
+	for (unsigned k = 0; k < key_limit; k++)
+		if (key_made[k] && pthread_getspecific(k))
+			key_kernel[k] = true;
 }
 
 int rt_key_create(pthread_key_t *key, void (*dtor)(void *))
@@ -39,7 +41,7 @@ int rt_key_create(pthread_key_t *key, void (*dtor)(void *))
 	if (r == 0 && *key < PTHREAD_KEYS_MAX) {
 		key_dtor[*key] = dtor;
 		key_made[*key] = true;
-		key_kernel[*key] = !constructors_began;
+		key_kernel[*key] = false;
 		if (*key + 1 > key_limit)
 			key_limit = *key + 1;
 	}
@@ -55,7 +57,7 @@ RT_EXPORT int pthread_key_delete(pthread_key_t key)
 {
 	if (key < PTHREAD_KEYS_MAX) {
 		key_dtor[key] = NULL;
-		key_made[key] = false;
+		key_made[key] = key_kernel[key] = false;
 	}
 	return REAL(pthread_key_delete)(key);
 }
@@ -145,8 +147,8 @@ static void on_pooled_exit(void *arg)
 /* A thread on a kernel thread of the pool (rt_pool.c): trampoline's start,
  * then the end glibc gives a thread whose routine returned, here, since
  * the kernel thread goes on: its thread_local destructors, its keys'
- * destructors (not the sanitizer's, whose record stays with the kernel
- * thread), and any thread_local destructor those registered. Its keys
+ * destructors (not those of the kernel thread's own keys, ASan's), and any
+ * thread_local destructor those registered. Its keys
  * without a destructor are cleared, as a new thread's hold NULL, and its
  * cancellation state goes back to the default. */
 void rt_thread_run_pooled(struct rt_thread *t)

@@ -6,8 +6,8 @@
  * the module's image (PT_TLS: initialised bytes, then zeros): the same copy
  * is made here, over the blocks of the executable and of every shared
  * object loaded with it, except glibc's own (libc's holds errno, which is
- * set to 0 instead, and malloc's per-thread caches, which a reset would
- * leak). The executable's block also holds the runtime's, ASan's and
+ * set to 0 instead, as h_errno, and the thread's locale set back to the
+ * global one; and malloc's per-thread caches, which a reset would leak). The executable's block also holds the runtime's, ASan's and
  * libFuzzer's variables: at a thread's end all of them are back at their
  * initial values (the runtime's rt_self and rt_self_or_nobody, its
  * alternate stack released by then) or are caches their owners refill
@@ -15,12 +15,15 @@
  *
  * The blocks are found once, before main: the objects loaded with the
  * program have their TLS at fixed offsets from the thread pointer, the
- * same in every thread. An object dlopen'ed later is not reset: its TLS
- * would carry over from one program thread to the next. */
+ * same in every thread (rt_tls_check makes sure, in the pool's first
+ * kernel thread). An object dlopen'ed later is not reset: its TLS would
+ * carry over from one program thread to the next. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <locale.h>
+#include <netdb.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -95,13 +98,53 @@ bool rt_tls_resettable(void)
 	return usable;
 }
 
+/* The same blocks at the same offsets in the calling thread: not so if an
+ * object a library's constructor dlopen'ed before ours ran got TLS of the
+ * dynamic kind, which lies anywhere. Then nothing is reset, ever. */
+static int same_block(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	int *seen = arg;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_TLS || ph->p_memsz == 0 || glibcs(info->dlpi_name))
+			continue;
+		if (*seen >= nblocks || (char *)info->dlpi_tls_data !=
+						thread_pointer() + blocks[*seen].offset) {
+			usable = false;
+			return 1;
+		}
+		++*seen;
+	}
+	return 0;
+}
+
+void rt_tls_check(void)
+{
+	int seen = 0;
+	if (usable)
+		dl_iterate_phdr(same_block, &seen);
+	if (seen != nblocks)
+		usable = false;
+}
+
+/* ASan's record of the thread's dynamic TLS (sanitizer_tls_get_addr.cpp)
+ * lives in the executable's block and points to pages ASan mapped: freed
+ * here, as at a thread's exit, before the block's reset forgets them. */
+extern void _ZN11__sanitizer12DTLS_DestroyEv(void) __attribute__((weak));
+
 void rt_tls_reset(void)
 {
+	if (_ZN11__sanitizer12DTLS_DestroyEv)
+		_ZN11__sanitizer12DTLS_DestroyEv();
 	char *tp = thread_pointer();
 	for (int i = 0; i < nblocks; i++) {
 		char *b = tp + blocks[i].offset;
 		rt_memcpy(b, blocks[i].image, blocks[i].filesz);
 		rt_memset(b + blocks[i].filesz, 0, blocks[i].memsz - blocks[i].filesz);
 	}
+	/* libc's own per-thread state a new thread starts with. */
 	errno = 0;
+	h_errno = 0;
+	uselocale(LC_GLOBAL_LOCALE);
 }

@@ -3,7 +3,7 @@
 // threads of earlier inputs (runtime/rt_pool.c). Each thread checks what a
 // new thread has (its __thread and thread_local variables at their initial
 // values, its keys NULL, errno 0, cancellation enabled, its creator's
-// signal mask), then changes all of it; at each input's end the harness
+// signal mask, no exception in flight), then changes all of it; at each input's end the harness
 // checks that pthread_self() was the handle pthread_create gave, and the
 // next input that every thread's thread_local and key destructors ran. One thread leaves by
 // pthread_exit, one is detached, one has its own stack size. At exit it
@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cassert>
 #include <cstdint>
+#include <exception>
 #include <set>
 
 static __thread int plain_tls = 7;
@@ -51,6 +52,11 @@ static void *body(void *arg)
 	assert(pthread_getspecific(key_plain) == NULL);
 	assert(pthread_getspecific(key_dtor) == NULL);
 	assert(errno == 0);
+	assert(std::uncaught_exceptions() == 0);
+	try { // libstdc++'s per-thread exception state, used and left clean
+		throw 1;
+	} catch (int) {
+	}
 	int old;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	assert(old == PTHREAD_CANCEL_ENABLE);
