@@ -148,9 +148,9 @@ static void on_pooled_exit(void *arg)
  * then the end glibc gives a thread whose routine returned, here, since
  * the kernel thread goes on: its thread_local destructors, its keys'
  * destructors (not those of the kernel thread's own keys, ASan's), and any
- * thread_local destructor those registered. Its keys
- * without a destructor are cleared, as a new thread's hold NULL, and its
- * cancellation state goes back to the default. */
+ * thread_local destructor those registered. Its keys without a destructor
+ * are cleared, as a new thread's hold NULL, and its cancellation state
+ * goes back to the default. */
 void rt_thread_run_pooled(struct rt_thread *t)
 {
 	rt_park(&t->go);
