@@ -627,12 +627,12 @@ RT_HIDDEN struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o);
 RT_HIDDEN void rt_thread_setup(struct rt_thread *t);
 /* The part of rt_thread_setup each thread on a kernel thread does again:
  * its CPU, its alternate signal stack. */
-RT_HIDDEN void rt_thread_enter(struct rt_thread *t);
+RT_HIDDEN void rt_thread_enter(void);
 /* rt_pool.c: kernel threads kept across executions. rt_pool_start gives t
- * one (and its pthread_t) if it can; kept: t runs on one that goes on after
- * it; release: t is gone (finished, and joined or detached). */
+ * one (and its pthread_t) if it can: t->pool is set while t runs on one
+ * that goes on after it; release: t is gone (finished, and joined or
+ * detached). */
 RT_HIDDEN bool rt_pool_start(struct rt_thread *t, const pthread_attr_t *attr);
-RT_HIDDEN bool rt_pool_kept(const struct rt_thread *t);
 RT_HIDDEN void rt_pool_release(struct rt_thread *t);
 RT_HIDDEN void rt_pool_thread_exits(struct rt_thread *t);
 RT_HIDDEN void rt_pool_exec_end(void);

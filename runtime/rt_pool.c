@@ -42,10 +42,9 @@ struct rt_pooled {
 	struct rt_thread *job;
 	bool taken;  /* a thread of this execution runs there, or ran there and is not gone */
 	bool vacant; /* no kernel thread: it ended with its thread (pthread_exit) */
-	bool known;  /* its stack and ids below are filled in */
 	size_t size, guard; /* the stack and guard sizes it was made with */
 	uintptr_t stack_lo, stack_size;
-	pid_t ktid;
+	pid_t ktid; /* 0 until its first thread looked these up */
 	int asan_tid;
 	sigset_t mask; /* the kernel thread's signal mask now */
 };
@@ -100,20 +99,19 @@ static bool plain(const pthread_attr_t *attr, size_t *size, size_t *guard)
 /* Its stack, ids and CPU, looked up by its first thread only. */
 static void setup(struct rt_pooled *p, struct rt_thread *t)
 {
-	if (!p->known) {
+	if (!p->ktid) {
 		rt_thread_setup(t);
 		p->stack_lo = t->stack_lo;
 		p->stack_size = t->stack_size;
 		p->ktid = t->ktid;
 		p->asan_tid = t->asan_tid;
-		p->known = true;
 		return;
 	}
 	t->stack_lo = p->stack_lo;
 	t->stack_size = p->stack_size;
 	t->asan_tid = p->asan_tid;
 	__atomic_store_n(&t->ktid, p->ktid, __ATOMIC_RELEASE);
-	rt_thread_enter(t);
+	rt_thread_enter();
 }
 
 static void go_idle(struct rt_pooled *p)
@@ -236,11 +234,6 @@ bool rt_pool_start(struct rt_thread *t, const pthread_attr_t *attr)
 	if (atomic_exchange_explicit(&p->state, K_BUSY, memory_order_release) == K_IDLE_SLEEPING)
 		rt_futex_wake(&p->state);
 	return true;
-}
-
-bool rt_pool_kept(const struct rt_thread *t)
-{
-	return t->pool != NULL;
 }
 
 void rt_pool_release(struct rt_thread *t)

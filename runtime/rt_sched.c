@@ -1042,12 +1042,11 @@ void rt_thread_setup(struct rt_thread *t)
 	own_stack(t);
 	__atomic_store_n(&t->ktid, gettid(), __ATOMIC_RELEASE); /* rt_kill.c may wait for it */
 	t->asan_tid = rt_heap_sanitizer_tid();
-	rt_thread_enter(t);
+	rt_thread_enter();
 }
 
-void rt_thread_enter(struct rt_thread *t)
+void rt_thread_enter(void)
 {
-	(void)t;
 	/* A new thread inherits its creator's CPU mask (clone copies it), so
 	 * it is on the execution's CPU already unless the program gave it
 	 * another mask: only then does it pay for pinning (getcpu is a vDSO
@@ -1196,7 +1195,7 @@ void rt_exec_end(void)
 	for (int i = 1; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		if (t->state == T_FINISHED && !t->detached && !t->reaped) {
-			if (!rt_pool_kept(t))
+			if (!t->pool) /* a pooled kernel thread goes on */
 				REAL(pthread_join)(t->real, NULL);
 			t->reaped = true;
 		}

@@ -278,7 +278,7 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 	if (t->joined) /* two joiners raced for it: the loser is undefined */
 		return EINVAL;
 	t->joined = true;
-	if (rt_pool_kept(t))
+	if (t->pool)
 		t->reaped = true; /* its return value is in t->retval already */
 	if (!t->reaped) {
 		rt.busy++;
@@ -301,7 +301,7 @@ int rt_thread_detach(struct rt_thread *self, pthread_t th)
 		return EINVAL;
 	t->detached = true;
 	rt_changed();
-	int r = rt_pool_kept(t) ? 0 : REAL(pthread_detach)(t->real);
+	int r = t->pool ? 0 : REAL(pthread_detach)(t->real);
 	t->reaped = true;
 	rt_release_slot(t);
 	return r;
