@@ -249,8 +249,10 @@ struct rt_thread {
 	 * of those it alone read since they settled, or RT_OWN_NONE when its
 	 * next private access must be a point; private accesses left before
 	 * the next tick; whether it wrote private memory since its last
-	 * decision (progress, as a write that is a point is: rt_sched.c). */
+	 * decision (progress, as a write that is a point is: rt_sched.c).
+	 * The pairs hold each tag twice, two cells' worth (rt_own_set_tags). */
 	uint16_t own_tag, own_r1;
+	uint32_t own_tag_pair, own_r1_pair;
 	uint32_t own_left;
 	bool own_wrote;
 	bool at_tick; /* its point is the tick: strat_view.tick (rt_sched.c) */

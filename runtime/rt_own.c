@@ -15,12 +15,15 @@
 #include "rt_own.h"
 
 /* Until the shadow is reserved, and where that fails, the map is one
- * cell, and every granule's is that one. */
-static uint16_t no_map[1];
+ * cell, and every granule's is that one; the second is the cell past it
+ * that an unaligned access's check loads with it (rt_own_mine), the same. */
+static uint16_t no_map[2];
 struct rt_own_shadow rt_own_shadow = { .map = no_map, .mask = 0 };
 struct rt_own_state rt_own = { .read = RT_OWN_NONE };
 /* The thread of the inline check where there is none (rt_set_self). */
 struct rt_thread rt_nobody = { .own_tag = RT_OWN_NONE, .own_r1 = RT_OWN_NONE,
+			       .own_tag_pair = RT_OWN_PAIR(RT_OWN_NONE),
+			       .own_r1_pair = RT_OWN_PAIR(RT_OWN_NONE),
 			       .own_left = RT_OWN_TICK };
 __thread struct rt_thread *rt_self_or_nobody
 	__attribute__((tls_model("local-exec"))) = &rt_nobody;
@@ -40,10 +43,14 @@ __thread struct rt_thread *rt_self_or_nobody
 __attribute__((constructor(101))) static void reserve(void)
 {
 	if (rt_env_u64("SCHEDFUZZ_MEMORY", 1) == 0) {
-		no_map[0] = RT_OWN_ALL;
+		no_map[0] = no_map[1] = RT_OWN_ALL;
 		return;
 	}
-	void *p = mmap(NULL, MAP_BYTES, PROT_READ | PROT_WRITE,
+	/* A page past the last granule's cell: the check of an unaligned
+	 * access loads the cell after its granule's (rt_own_mine), and an
+	 * address masked to the last granule has one there. Never written,
+	 * so it matches no tag. */
+	void *p = mmap(NULL, MAP_BYTES + PAGE, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return;
@@ -98,7 +105,7 @@ void rt_own_settle(void)
 		return;
 	advance();
 	for (int i = 0; i < rt.nthreads; i++) /* their tags name the old generation */
-		rt.threads[i].own_tag = rt.threads[i].own_r1 = RT_OWN_NONE;
+		rt_own_set_tags(&rt.threads[i], RT_OWN_NONE, RT_OWN_NONE);
 	rt_vars_watch(); /* its marks were of the old generation too */
 }
 
@@ -154,8 +161,7 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 		}
 	}
 	if (t->own_tag != mine) { /* first private access after a publication */
-		t->own_tag = mine;
-		t->own_r1 = r1;
+		rt_own_set_tags(t, mine, r1);
 		mark = true;
 	}
 	bool tick = rt_own_tick_due(t); /* whatever else: a count at 0 starts again */

@@ -71,6 +71,14 @@ extern struct rt_own_shadow rt_own_shadow RT_HIDDEN;
 /* t's tags are cell values of the current generation: its exclusive state
  * (own_tag) and its READ1 state (own_r1), or RT_OWN_NONE when its next
  * private access must be a point anyway (rt_own_thread_begin sets that). */
+#define RT_OWN_PAIR(tag) ((uint32_t)(tag) * 0x10001u) /* two cells of tag, one word */
+static inline void rt_own_set_tags(struct rt_thread *t, uint16_t tag, uint16_t r1)
+{
+	t->own_tag = tag;
+	t->own_r1 = r1;
+	t->own_tag_pair = RT_OWN_PAIR(tag);
+	t->own_r1_pair = RT_OWN_PAIR(r1);
+}
 static inline __attribute__((always_inline)) bool rt_own_ok(const struct rt_thread *t, uint16_t c,
 							     bool write)
 {
@@ -94,8 +102,14 @@ static inline __attribute__((always_inline)) bool rt_own_ok(const struct rt_thre
  * in a program that breaks its alignment promises: one lookup, and a test
  * of the address's low bits (misaligned?) that such a program alone takes,
  * to look at the second granule too. An unaligned access (8 bytes at any
- * offset, as a match finder compares) straddles one time in two: there
- * both lookups, since a branch on it would be mispredicted half the time. */
+ * offset, as a match finder compares) straddles one time in two, and a
+ * branch on that would be mispredicted half the time: so it loads its
+ * granule's cell and the next one in one word, which passes in one
+ * compare when both are t's, or both read by t alone (the bytes around it
+ * belong to the same block, the common case). Otherwise the two granules
+ * it touches, one by one: the next cell alone is not t's (the block ends
+ * there) and the access does not reach it, or one of them is no pass.
+ * The shadow has a cell past its last granule's for that load (rt_own.c). */
 static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *t, uintptr_t a,
 							       uint32_t size, bool write,
 							       bool aligned)
@@ -109,8 +123,12 @@ static inline __attribute__((always_inline)) bool rt_own_mine(struct rt_thread *
 		if (!rt_own_ok(t, map[g], write) ||
 		    RT_UNLIKELY((a & (size - 1)) && h != g && !rt_own_ok(t, map[h], write)))
 			return false;
-	} else if (!rt_own_ok(t, map[g], write) || !rt_own_ok(t, map[h], write)) {
-		return false;
+	} else {
+		uint32_t pair;
+		__builtin_memcpy(&pair, &map[g], sizeof pair);
+		if (pair != t->own_tag_pair && (write || pair != t->own_r1_pair) &&
+		    (!rt_own_ok(t, map[g], write) || !rt_own_ok(t, map[h], write)))
+			return false;
 	}
 	if (write) /* known where the hook is compiled: a store on writes alone */
 		t->own_wrote = true;
@@ -130,7 +148,7 @@ static inline __attribute__((always_inline)) bool rt_own_tick_due(struct rt_thre
 }
 static inline void rt_own_thread_begin(struct rt_thread *t)
 {
-	t->own_tag = t->own_r1 = RT_OWN_NONE;
+	rt_own_set_tags(t, RT_OWN_NONE, RT_OWN_NONE);
 	t->own_left = RT_OWN_TICK;
 	t->own_wrote = false;
 	t->at_tick = false;
@@ -188,7 +206,7 @@ static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint
  * (RT_OWN_ALL), a whole count of them before its next slow path. */
 static inline void rt_own_unwatched(struct rt_thread *t)
 {
-	t->own_tag = t->own_r1 = RT_OWN_ALL;
+	rt_own_set_tags(t, RT_OWN_ALL, RT_OWN_ALL);
 	t->own_left = RT_OWN_TICK;
 }
 /* Freed memory belongs to nobody: its next user owns it afresh. */
@@ -203,6 +221,10 @@ RT_HIDDEN void rt_own_settle(void);
 /* Self wrote shared memory or published otherwise (an atomic update, a
  * release, a thread created): its next private access is a point, so
  * that another thread can come between a publication and what follows. */
-static inline void rt_own_published(struct rt_thread *self) { self->own_tag = RT_OWN_NONE; }
+static inline void rt_own_published(struct rt_thread *self)
+{
+	self->own_tag = RT_OWN_NONE;
+	self->own_tag_pair = RT_OWN_PAIR(RT_OWN_NONE);
+}
 
 #endif
