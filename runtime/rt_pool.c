@@ -114,10 +114,32 @@ static void setup(struct rt_pooled *p, struct rt_thread *t)
 	rt_thread_enter();
 }
 
+/* p's word to v, waking the other side if it sleeps on the word (it set
+ * sleeping). */
+static void set_state(struct rt_pooled *p, uint32_t v, uint32_t sleeping)
+{
+	if (atomic_exchange_explicit(&p->state, v, memory_order_release) == sleeping)
+		rt_futex_wake(&p->state);
+}
+
+/* Until p's word is neither v nor sleeping, v's twin that says this side
+ * sleeps on it. */
+static void wait_while(struct rt_pooled *p, uint32_t v, uint32_t sleeping)
+{
+	uint32_t now = atomic_load_explicit(&p->state, memory_order_acquire);
+	while (now == v || now == sleeping) {
+		if (now == v &&
+		    !atomic_compare_exchange_weak_explicit(&p->state, &now, sleeping,
+							   memory_order_acquire, memory_order_acquire))
+			continue;
+		rt_futex_wait(&p->state, sleeping);
+		now = atomic_load_explicit(&p->state, memory_order_acquire);
+	}
+}
+
 static void go_idle(struct rt_pooled *p)
 {
-	if (atomic_exchange_explicit(&p->state, K_IDLE, memory_order_release) == K_BUSY_WAITED)
-		rt_futex_wake(&p->state);
+	set_state(p, K_IDLE, K_BUSY_WAITED);
 }
 
 static void *kernel_thread(void *arg)
@@ -130,15 +152,7 @@ static void *kernel_thread(void *arg)
 	rt_tls_check();
 	go_idle(p);
 	for (;;) {
-		uint32_t v = atomic_load_explicit(&p->state, memory_order_acquire);
-		while (v == K_IDLE || v == K_IDLE_SLEEPING) {
-			if (v == K_IDLE && !atomic_compare_exchange_weak_explicit(
-						   &p->state, &v, K_IDLE_SLEEPING,
-						   memory_order_acquire, memory_order_acquire))
-				continue;
-			rt_futex_wait(&p->state, K_IDLE_SLEEPING);
-			v = atomic_load_explicit(&p->state, memory_order_acquire);
-		}
+		wait_while(p, K_IDLE, K_IDLE_SLEEPING);
 		struct rt_thread *t = p->job;
 		if (!t)
 			return NULL; /* its TLS cannot be reset after all */
@@ -164,15 +178,7 @@ static void *kernel_thread(void *arg)
  * that thread has finished. */
 static void wait_idle(struct rt_pooled *p)
 {
-	uint32_t v = atomic_load_explicit(&p->state, memory_order_acquire);
-	while (v == K_BUSY || v == K_BUSY_WAITED) {
-		if (v == K_BUSY &&
-		    !atomic_compare_exchange_weak_explicit(&p->state, &v, K_BUSY_WAITED,
-							   memory_order_acquire, memory_order_acquire))
-			continue;
-		rt_futex_wait(&p->state, K_BUSY_WAITED);
-		v = atomic_load_explicit(&p->state, memory_order_acquire);
-	}
+	wait_while(p, K_BUSY, K_BUSY_WAITED);
 }
 
 /* A new kernel thread, in the place of one that ended or at the end,
@@ -204,8 +210,7 @@ static struct rt_pooled *grow(struct rt_thread *t, size_t size, size_t guard)
 	wait_idle(p);
 	if (!rt_tls_resettable()) {
 		p->job = NULL;
-		atomic_store_explicit(&p->state, K_BUSY, memory_order_release);
-		rt_futex_wake(&p->state);
+		set_state(p, K_BUSY, K_IDLE_SLEEPING);
 		REAL(pthread_join)(p->real, NULL);
 		p->vacant = true;
 		return NULL;
@@ -231,8 +236,7 @@ bool rt_pool_start(struct rt_thread *t, const pthread_attr_t *attr)
 	p->job = t;
 	t->pool = p;
 	t->real = p->real;
-	if (atomic_exchange_explicit(&p->state, K_BUSY, memory_order_release) == K_IDLE_SLEEPING)
-		rt_futex_wake(&p->state);
+	set_state(p, K_BUSY, K_IDLE_SLEEPING);
 	return true;
 }
 

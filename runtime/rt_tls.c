@@ -7,7 +7,8 @@
  * is made here, over the blocks of the executable and of every shared
  * object loaded with it, except glibc's own (libc's holds errno, which is
  * set to 0 instead, as h_errno, and the thread's locale set back to the
- * global one; and malloc's per-thread caches, which a reset would leak). The executable's block also holds the runtime's, ASan's and
+ * global one; and malloc's per-thread caches, which a reset would leak).
+ * The executable's block also holds the runtime's, ASan's and
  * libFuzzer's variables: at a thread's end all of them are back at their
  * initial values (the runtime's rt_self and rt_self_or_nobody, its
  * alternate stack released by then) or are caches their owners refill
@@ -61,24 +62,34 @@ static bool glibcs(const char *path)
 	       strncmp(base, "libpthread.so", 13) == 0;
 }
 
+/* The object's TLS segment (an object has one at most), if it is one
+ * whose block is reset: not empty, not glibc's. */
+static const ElfW(Phdr) *tls_segment(const struct dl_phdr_info *info)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_TLS)
+			return ph->p_memsz == 0 || glibcs(info->dlpi_name) ? NULL : ph;
+	}
+	return NULL;
+}
+
 static int find_block(struct dl_phdr_info *info, size_t size, void *tp)
 {
 	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_TLS || ph->p_memsz == 0 || glibcs(info->dlpi_name))
-			continue;
-		if (!info->dlpi_tls_data || nblocks == MAX_BLOCKS) {
-			usable = false;
-			return 1;
-		}
-		blocks[nblocks++] = (struct tls_block){
-			.offset = (char *)info->dlpi_tls_data - (char *)tp,
-			.image = (const char *)(info->dlpi_addr + ph->p_vaddr),
-			.filesz = ph->p_filesz,
-			.memsz = ph->p_memsz,
-		};
+	const ElfW(Phdr) *ph = tls_segment(info);
+	if (!ph)
+		return 0;
+	if (!info->dlpi_tls_data || nblocks == MAX_BLOCKS) {
+		usable = false;
+		return 1;
 	}
+	blocks[nblocks++] = (struct tls_block){
+		.offset = (char *)info->dlpi_tls_data - (char *)tp,
+		.image = (const char *)(info->dlpi_addr + ph->p_vaddr),
+		.filesz = ph->p_filesz,
+		.memsz = ph->p_memsz,
+	};
 	return 0;
 }
 
@@ -105,17 +116,14 @@ static int same_block(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	(void)size;
 	int *seen = arg;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_TLS || ph->p_memsz == 0 || glibcs(info->dlpi_name))
-			continue;
-		if (*seen >= nblocks || (char *)info->dlpi_tls_data !=
-						thread_pointer() + blocks[*seen].offset) {
-			usable = false;
-			return 1;
-		}
-		++*seen;
+	if (!tls_segment(info))
+		return 0;
+	if (*seen >= nblocks ||
+	    (char *)info->dlpi_tls_data != thread_pointer() + blocks[*seen].offset) {
+		usable = false;
+		return 1;
 	}
+	++*seen;
 	return 0;
 }
 
