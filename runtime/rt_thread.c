@@ -64,13 +64,18 @@ RT_EXPORT int pthread_key_delete(pthread_key_t key)
 
 /* POSIX: repeat while destructors leave new values behind, at most
  * PTHREAD_DESTRUCTOR_ITERATIONS times. Clearing each value first is what
- * makes glibc's own pass afterwards find nothing to do. */
-static void run_destructors_of(bool kernels_too)
+ * makes glibc's own pass afterwards find nothing to do. Only the program's
+ * keys: the kernel thread's own (ASan's thread record) are left to glibc's
+ * pass, which runs them after every thread_local destructor, as without
+ * us. Run from here, ASan's would retire the thread while glibc still
+ * holds the block of the destructor being run (on_thread_end's), and a
+ * leak check at that moment would report the block as lost. */
+static void run_key_destructors(void)
 {
 	for (int round = 0; round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
 		bool any = false;
 		for (unsigned k = 0; k < key_limit; k++) {
-			void (*dtor)(void *) = kernels_too || !key_kernel[k] ? key_dtor[k] : NULL;
+			void (*dtor)(void *) = key_kernel[k] ? NULL : key_dtor[k];
 			void *v = dtor ? pthread_getspecific(k) : NULL;
 			if (v) {
 				pthread_setspecific(k, NULL);
@@ -81,11 +86,6 @@ static void run_destructors_of(bool kernels_too)
 		if (!any)
 			break;
 	}
-}
-
-static void run_key_destructors(void)
-{
-	run_destructors_of(true);
 }
 
 /* The end of a controlled thread, as glibc's thread start runs it once the
@@ -115,6 +115,7 @@ int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 static void *trampoline(void *arg)
 {
 	struct rt_thread *t = arg;
+	rt_keys_of_kernel_thread();
 	rt_thread_setup(t);
 	rt_park(&t->go);
 	rt_set_self(t);
@@ -159,7 +160,7 @@ void rt_thread_run_pooled(struct rt_thread *t)
 	t->retval = t->c11_fn ? (void *)(intptr_t)t->c11_fn(t->arg) : t->fn(t->arg);
 
 	rt_real.call_tls_dtors();
-	run_destructors_of(false);
+	run_key_destructors();
 	rt_real.call_tls_dtors();
 	for (unsigned k = 0; k < key_limit; k++)
 		if (key_made[k] && !key_kernel[k] && pthread_getspecific(k))
