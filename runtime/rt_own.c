@@ -130,8 +130,7 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 {
 	if (rt_own.limit == 0)
 		return RT_OWN_POINT_SHARED;
-	uint16_t gen = rt_own.gen, mine = (uint16_t)(gen | (t->slot + 1)),
-		 r1 = t->slot < RT_OWN_READ1_SLOTS ? (uint16_t)(gen | (RT_OWN_READ1 + t->slot)) : mine,
+	uint16_t gen = rt_own.gen, mine = rt_own_mine_tag(t), r1 = rt_own_r1_tag(t),
 		 shared = (uint16_t)(gen | RT_OWN_SHARED), read = rt_own.read;
 	uintptr_t g0, g1;
 	bool point = !span(a, size, &g0, &g1), mark = false;
@@ -176,8 +175,7 @@ void rt_own_stack(struct rt_thread *t, uintptr_t a, uint32_t size)
 {
 	if (rt_own.limit == 0)
 		return;
-	uint16_t mine = (uint16_t)(rt_own.gen | (t->slot + 1)),
-		 shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
+	uint16_t mine = rt_own_mine_tag(t), shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
 	uintptr_t g0, g1;
 	span(a, size, &g0, &g1);
 	for (uintptr_t g = g0; g < g1; g++) {

@@ -79,6 +79,17 @@ static inline void rt_own_set_tags(struct rt_thread *t, uint16_t tag, uint16_t r
 	t->own_tag_pair = RT_OWN_PAIR(tag);
 	t->own_r1_pair = RT_OWN_PAIR(r1);
 }
+/* t's tags in the current generation: its exclusive state, and its READ1
+ * state where its slot has one (else the exclusive one stands for it). */
+static inline uint16_t rt_own_mine_tag(const struct rt_thread *t)
+{
+	return (uint16_t)(rt_own.gen | (t->slot + 1));
+}
+static inline uint16_t rt_own_r1_tag(const struct rt_thread *t)
+{
+	return t->slot < RT_OWN_READ1_SLOTS ? (uint16_t)(rt_own.gen | (RT_OWN_READ1 + t->slot))
+					    : rt_own_mine_tag(t);
+}
 static inline __attribute__((always_inline)) bool rt_own_ok(const struct rt_thread *t, uint16_t c,
 							     bool write)
 {
@@ -196,6 +207,14 @@ static inline __attribute__((always_inline)) bool rt_own_is_shared(uintptr_t a, 
 	uint16_t shared = (uint16_t)(rt_own.gen | RT_OWN_SHARED);
 	return size <= RT_OWN_GRANULE && h < rt_own.limit && rt_own_shadow.map[g] == shared &&
 	       rt_own_shadow.map[h] == shared;
+}
+/* t's access to granules shared already (rt_own_is_shared), a point:
+ * what rt_own_point does to t's tags and tick then, without its walk. */
+static inline __attribute__((always_inline)) void rt_own_shared_access(struct rt_thread *t)
+{
+	if (t->own_tag != rt_own_mine_tag(t))
+		rt_own_set_tags(t, rt_own_mine_tag(t), rt_own_r1_tag(t));
+	rt_own_tick_due(t);
 }
 static inline __attribute__((always_inline)) void rt_own_share(uintptr_t a, uint32_t size)
 {

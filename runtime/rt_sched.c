@@ -744,6 +744,34 @@ static inline __attribute__((always_inline)) bool watched(uintptr_t addr)
 	return addr - rt.unwatched_lo >= rt.unwatched_size;
 }
 
+/* The memory event about to be logged fires no change point (count()):
+ * nothing is counted, or lock acquisitions, or events and this is not the
+ * one a change point waits for. */
+static inline __attribute__((always_inline)) bool fires_nothing(void)
+{
+	return rt.counting.what == SF_COUNT_NONE || rt.counting.what == SF_COUNT_LOCKS ||
+	       (rt.counting.what == SF_COUNT_EVENTS && rt.step + 1 != rt.counting.next[0]);
+}
+
+/* Nothing to do at a memory access's point but log it: no report under
+ * way, no wait the kernel ends to look at, no signal to deliver, self the
+ * only candidate, no change point due, and no coverage, trace or search
+ * listening. */
+static inline __attribute__((always_inline)) bool point_only_logs(const struct rt_thread *self)
+{
+	return !(rt.reported | rt.observed | self->trying) && !rt.npolled &&
+	       !(self->sig_pending | rt_proc_sig_pending) && only_self(self) && fires_nothing();
+}
+
+/* ... and the retries below the livelock bound: the events logged then
+ * leave them as they are or zero them, so point()'s test after the event
+ * would not call rt_livelock_limit_passed either. */
+static inline __attribute__((always_inline)) bool point_only_logs_here(const struct rt_thread *self)
+{
+	return point_only_logs(self) &&
+	       rt.retries < __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED);
+}
+
 /* The tick (rt_own.h): a point in the middle of private work, where the
  * strategy hears that no shared memory is touched (strat_view.tick). */
 static RT_NOINLINE void tick_point(struct rt_thread *self, uintptr_t addr, uint32_t size,
@@ -770,6 +798,20 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 	}
 	if (!watched(addr))
 		return;
+	/* Memory shared already and nothing to do at the point but log it:
+	 * the common case of data two threads use (a buffer the main thread
+	 * refills and a worker reads), done as shared_point does it for a
+	 * volatile access, without the ownership walk and the point's calls
+	 * (docs/cost.md: zstd's points). The same effects as below. */
+	if (rt_own_is_shared(addr, size) && point_only_logs_here(self)) {
+		rt_own_shared_access(self);
+		log_event(self, write ? EV_WRITE : EV_READ, addr, NULL, size, site);
+		if (write)
+			rt_own_published(self);
+		else
+			read_seen(self, addr);
+		return;
+	}
 	enum rt_own_verdict v = rt_own_point(self, addr, size, write);
 	if (v == RT_OWN_PASS) {
 		self->own_wrote |= write;
@@ -782,25 +824,6 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 	access_point(self, addr, size, write, site);
 	if (write && v == RT_OWN_POINT_SHARED)
 		rt_own_published(self);
-}
-
-/* The memory event about to be logged fires no change point (count()):
- * nothing is counted, or lock acquisitions, or events and this is not the
- * one a change point waits for. */
-static inline __attribute__((always_inline)) bool fires_nothing(void)
-{
-	return rt.counting.what == SF_COUNT_NONE || rt.counting.what == SF_COUNT_LOCKS ||
-	       (rt.counting.what == SF_COUNT_EVENTS && rt.step + 1 != rt.counting.next[0]);
-}
-
-/* Nothing to do at a memory access's point but log it: no report under
- * way, no wait the kernel ends to look at, no signal to deliver, self the
- * only candidate, no change point due, and no coverage, trace or search
- * listening. */
-static inline __attribute__((always_inline)) bool point_only_logs(const struct rt_thread *self)
-{
-	return !(rt.reported | rt.observed | self->trying) && !rt.npolled &&
-	       !(self->sig_pending | rt_proc_sig_pending) && only_self(self) && fires_nothing();
 }
 
 /* After a point on memory shared on purpose: a write published, a read
@@ -824,15 +847,12 @@ static RT_NOINLINE void shared_point_slow(struct rt_thread *self, uintptr_t addr
 
 /* Its common case, memory shared already and nothing to do at the point
  * but log it, is tested first and then done with no call (hook_ns): what
- * shared_point_slow does in that case, and no more. These events leave
- * the retries as they are or zero them, so below the limit now, point()'s
- * test after the event would not call rt_livelock_limit_passed. */
+ * shared_point_slow does in that case, and no more. */
 static inline __attribute__((always_inline)) void shared_point(struct rt_thread *self,
 								uintptr_t addr, uint32_t size,
 								enum rt_ev ev, const void *site)
 {
-	if (RT_UNLIKELY(!rt_own_is_shared(addr, size) || !point_only_logs(self) ||
-			rt.retries >= __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED))) {
+	if (RT_UNLIKELY(!rt_own_is_shared(addr, size) || !point_only_logs_here(self))) {
 		shared_point_slow(self, addr, size, ev, site);
 		return;
 	}
