@@ -128,6 +128,7 @@ struct cov_state *cov_create(void)
 	if (s) {
 		seen_reset(&s->seen);
 		seen_reset(&s->occ);
+		seen_reset(&s->site_cells);
 	}
 	cov_map_init();
 	return s;
@@ -142,6 +143,8 @@ void cov_destroy(struct cov_state *s)
 		munmap(s->seen.t, (size_t)s->seen.cap * sizeof *s->seen.t);
 	if (s->occ.t)
 		munmap(s->occ.t, (size_t)s->occ.cap * sizeof *s->occ.t);
+	if (s->site_cells.t)
+		munmap(s->site_cells.t, (size_t)s->site_cells.cap * sizeof *s->site_cells.t);
 	munmap(s, sizeof *s);
 }
 
@@ -153,7 +156,25 @@ void cov_begin(struct cov_state *s, unsigned what, cov_emit_fn *emit, void *arg)
 	cov_shadow_reset(&s->shadow);
 	seen_reset(&s->seen);
 	seen_reset(&s->occ);
+	seen_reset(&s->site_cells);
+	s->memory_cells = 0;
 	s->window.next = s->window.count = s->window.total = 0;
+}
+
+/* The cell of granule g, touched at site: a new one only within the
+ * budgets (COV_MAX_CELLS, COV_SITE_CELLS); NULL for an untracked granule,
+ * whose events add nothing. */
+static struct cov_cell *memory_cell(struct cov_state *s, uintptr_t g, uint32_t site)
+{
+	struct cov_cell *c = cov_shadow_find(&s->shadow, g);
+	if (c)
+		return c;
+	if (s->memory_cells >= COV_MAX_CELLS ||
+	    seen_count(&s->site_cells, site * 0x9e3779b97f4a7c15ull) > COV_SITE_CELLS)
+		return NULL;
+	c = cov_shadow_get(&s->shadow, g, site);
+	s->memory_cells += c != NULL;
+	return c;
 }
 
 void cov_event(struct cov_state *s, const struct cov_event *ev)
@@ -172,9 +193,9 @@ void cov_event(struct cov_state *s, const struct cov_event *ev)
 	for (int n = 0; g < hi && n < COV_GRANULES; g += 8, n++) {
 		uintptr_t a = lo > g ? lo : g, b = hi < g + 8 ? hi : g + 8;
 		uint8_t mask = (uint8_t)(((1u << (b - a)) - 1) << (a - g));
-		struct cov_cell *c = cov_shadow_get(&s->shadow, g, ev->site);
+		struct cov_cell *c = memory_cell(s, g, ev->site);
 		if (!c)
-			return;
+			continue;
 		if (s->what & COV_HAPSET)
 			cov_hapset_event(s, c, ev, mask);
 		if (s->what & COV_MAP)

@@ -46,6 +46,20 @@ struct cov_event {
 	uint16_t tid;
 };
 
+/* Memory granules an execution tracks: each costs a cell of the tracker's
+ * table (224 bytes), and a real program touches hundreds of thousands
+ * within the events coverage looks at (rt_cov.c): zstd's match finder
+ * filled a table of 524,288 cells (117 MB) in one schedule, and a guided
+ * schedule cost seven times an unguided one, in page faults and cache
+ * misses. A site makes at most COV_SITE_CELLS granules tracked, so that
+ * one loop over a buffer does not take the execution's budget from the
+ * objects other code touches later; features name sites, not addresses,
+ * so granules past that bring the same pairs and patterns again. An event
+ * on an untracked granule adds nothing. Both limits depend on the
+ * execution alone, so its features replay. Sync objects are not counted. */
+#define COV_MAX_CELLS (1u << 15)
+#define COV_SITE_CELLS 1024u
+
 /* Memory is tracked by 8-byte granule (ThreadSanitizer's unit). */
 static inline uintptr_t cov_granule(uintptr_t addr)
 {

@@ -59,6 +59,8 @@ struct cov_state {
 	struct cov_window window;
 	struct cov_seen seen;
 	struct cov_seen occ; /* accesses per (thread, site) so far: reads-from's occurrences */
+	struct cov_seen site_cells; /* granules each site touched first, and tried to */
+	uint32_t memory_cells;      /* granules tracked in this execution (cov.c's budgets) */
 	struct cov_last_read {
 		uint64_t hash; /* its reads-from feature with occurrences */
 		uint32_t gen;  /* valid iff seen.gen: this execution's */

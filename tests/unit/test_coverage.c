@@ -659,6 +659,50 @@ static void test_export_bucket_values(void **state)
 	}
 }
 
+/* ---- the tracker's budgets (cov.h) -------------------------------------------- */
+
+enum { BUF = 0x100000 };
+
+/* A site's first COV_SITE_CELLS granules are tracked, the rest not: an
+ * event there has no predecessor (no pair), while another site still
+ * gets its own cells; a new execution has the whole budget again. */
+static void test_cells_per_site(void **state)
+{
+	char out[256];
+	uintptr_t past = BUF + 8 * (COV_SITE_CELLS + 20);
+	begin(COV_HAPSET);
+	for (uintptr_t i = 0; i < COV_SITE_CELLS + 100; i++)
+		ev(1, COV_WRITE, BUF + 8 * i, 8, 1);
+	ev(2, COV_READ, BUF + 8 * 10, 8, 2); /* tracked: 1>2 */
+	ev(2, COV_READ, past, 8, 3);         /* untracked write before it: no pair */
+	ev(1, COV_WRITE, past, 8, 4);        /* site 3 made the cell: 3>4 */
+	pairs_text(out, sizeof out);
+assert_string_equal(out, "1>2 3>4");
+
+	begin(COV_HAPSET);
+	ev(1, COV_WRITE, past, 8, 1);
+	ev(2, COV_READ, past, 8, 2);
+	pairs_text(out, sizeof out);
+	assert_string_equal(out, "1>2");
+}
+
+/* Past COV_MAX_CELLS granules in an execution, no site gets a new one. */
+static void test_cells_in_all(void **state)
+{
+	char out[256];
+	uint32_t sites = COV_MAX_CELLS / COV_SITE_CELLS;
+	uintptr_t past = BUF + 8 * (uintptr_t)COV_MAX_CELLS + 8 * 5;
+	begin(COV_HAPSET);
+	for (uint32_t s = 0; s <= sites; s++) /* one site more than fit */
+		for (uintptr_t i = 0; i < COV_SITE_CELLS; i++)
+			ev(1, COV_WRITE, BUF + 8 * (s * COV_SITE_CELLS + i), 8, 100 + s);
+	ev(2, COV_READ, BUF, 8, 2); /* the first site's first granule: 100>2 */
+	ev(2, COV_READ, past, 8, 3);
+	ev(1, COV_WRITE, past, 8, 4); /* no cell for site 3 either: no 3>4 */
+	pairs_text(out, sizeof out);
+assert_string_equal(out, "100>2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -681,6 +725,8 @@ int main(void)
 		cmocka_unit_test(test_reads_from_occurrences),
 		cmocka_unit_test(test_reads_from_chains),
 		cmocka_unit_test(test_export_bucket_values),
+		cmocka_unit_test(test_cells_per_site),
+		cmocka_unit_test(test_cells_in_all),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
