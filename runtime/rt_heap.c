@@ -127,3 +127,10 @@ void rt_heap_share_site(uint32_t site)
 		if (heap.b[i].site == site)
 			rt_own_share_slow(heap.b[i].lo, heap.b[i].hi - heap.b[i].lo);
 }
+
+void rt_heap_forget_site(uint32_t site)
+{
+	for (uint32_t i = 0; i < heap.n; i++)
+		if (heap.b[i].site == site)
+			rt_own_forget(heap.b[i].lo, heap.b[i].hi - heap.b[i].lo);
+}

@@ -922,6 +922,9 @@ RT_HIDDEN void rt_heap_forget(const void *p);
 /* Mark every tracked live block of allocation site site shared in the
  * ownership shadow (rt_vars_watch). */
 RT_HIDDEN void rt_heap_share_site(uint32_t site);
+/* ... or forgotten there (untouched: its next user owns it afresh), when
+ * its variable is watched no longer (rt_vars.c, retire). */
+RT_HIDDEN void rt_heap_forget_site(uint32_t site);
 /* rt_heap_alloc.c or rt_heap_asan.c: make allocations reach the above. */
 RT_HIDDEN void rt_heap_install_hooks(void);
 /* A harness's input ended (its threads too): what the allocator kept of it

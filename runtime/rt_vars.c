@@ -19,7 +19,8 @@
  * access to x counted, private ones too (ALGORITHMS.md): with only shared
  * accesses counted, a corner variable's bug that needs a switch between
  * two accesses of one thread is lost (docs/cost.md). So the variables the
- * plan names are kept shared in the ownership shadow (rt_vars_watch):
+ * plan names are kept shared in the ownership shadow (rt_vars_watch),
+ * up to a bound on their accesses past their last change point (retire):
  * each access to them is a point and counts, while the rest of the
  * program's private memory stays off the slow path as under the other
  * strategies. Other memory is seen where its accesses are points anyway
@@ -29,6 +30,7 @@
  * accesses before were counted where they were points. */
 #include <stdlib.h>
 
+#include "generate.h"
 #include "rt_internal.h"
 #include "rt_own.h"
 
@@ -41,6 +43,7 @@ struct var {
 	uint32_t count;   /* accesses so far */
 	uint16_t first;   /* first thread to access it */
 	int16_t rank;     /* order of becoming shared, -1 until then */
+	bool retired;     /* watched no longer (retire) */
 };
 
 static struct {
@@ -59,11 +62,27 @@ static bool counting_vars(void)
 	return rt.counting.what == SF_COUNT_VARS;
 }
 
-/* A variable some stream counts. */
+static struct var *find(uint32_t id);
+
+/* A variable some stream counts, and watches unless it was retired. */
 static bool counted(uint32_t id)
 {
 	for (int s = 0; s < rt.counting.nstreams; s++)
 		if (vars.known[s] && vars.bound[s] == id)
+			return true;
+	return false;
+}
+static bool watched_var(uint32_t id)
+{
+	const struct var *v = find(id);
+	return counted(id) && !(v && v->retired);
+}
+
+/* A change point on variable id is still to come. */
+static bool pending(uint32_t id)
+{
+	for (int s = 0; s < rt.counting.nstreams; s++)
+		if (vars.known[s] && vars.bound[s] == id && rt.counting.next[s] != 0)
 			return true;
 	return false;
 }
@@ -77,18 +96,37 @@ static void watch(uint32_t id)
 		rt_own_share_slow(rt.exe_bias + id, 1);
 }
 
+/* A variable accessed more than SF_VAR_MAX_ACCESSES times, with no change
+ * point left on it, is watched no longer: its memory is forgotten
+ * (rt_own_forget), as if freed, so that its next user owns it afresh and
+ * a second thread's access is a point again. Plans name such a variable
+ * only when no other was seen (generate.h), but one they named before
+ * its count was known stayed watched to the end: xz's match finder made
+ * 324 million points in one schedule (docs/cost.md). Below the bound a
+ * variable stays watched, past its last change point too: the switch a
+ * change point asks for comes at the thread's next point, often the
+ * variable's next access (a lost update's write). */
+static void retire(struct var *v)
+{
+	v->retired = true;
+	if (v->id & SF_VAR_HEAP)
+		rt_heap_forget_site(v->id & ~SF_VAR_HEAP);
+	else
+		rt_own_forget(rt.exe_bias + v->id, 1);
+}
+
 void rt_vars_watch(void)
 {
 	if (!counting_vars())
 		return;
 	for (int s = 0; s < rt.counting.nstreams; s++)
-		if (vars.known[s])
+		if (vars.known[s] && watched_var(vars.bound[s]))
 			watch(vars.bound[s]);
 }
 
 void rt_vars_allocated(uintptr_t lo, uintptr_t hi, uint32_t site)
 {
-	if (counting_vars() && counted(SF_VAR_HEAP | site))
+	if (counting_vars() && watched_var(SF_VAR_HEAP | site))
 		rt_own_share_slow(lo, hi - lo);
 }
 
@@ -133,6 +171,20 @@ static bool grow(void)
 	vars.t = t;
 	vars.cap = cap;
 	return true;
+}
+
+/* Variable id's entry if this execution touched it, else NULL. */
+static struct var *find(uint32_t id)
+{
+	if (vars.cap == 0)
+		return NULL;
+	uint32_t j = hash(id) & (vars.cap - 1);
+	while (vars.t[j].gen == vars.gen) {
+		if (vars.t[j].id == id)
+			return &vars.t[j];
+		j = (j + 1) & (vars.cap - 1);
+	}
+	return NULL;
 }
 
 /* The slot of variable id, created on first access; -1 if out of memory. */
@@ -185,11 +237,19 @@ void rt_vars_access(struct rt_thread *self, uintptr_t addr)
 				watch(id);
 			}
 	}
+	/* A fire may switch threads, and theirs may grow the table: v is not
+	 * read after one. */
+	uint32_t count = v->count;
 	for (int s = 0; s < rt.counting.nstreams; s++) {
 		/* >=: a stream bound late skips the marks its variable passed. */
 		if (vars.known[s] && vars.bound[s] == id && rt.counting.next[s] &&
-		    v->count >= rt.counting.next[s])
-			rt_fire(s, v->count, self);
+		    count >= rt.counting.next[s])
+			rt_fire(s, count, self);
+	}
+	if (RT_UNLIKELY(count > SF_VAR_MAX_ACCESSES) && counted(id) && !pending(id)) {
+		struct var *w = find(id);
+		if (w && !w->retired)
+			retire(w);
 	}
 }
 

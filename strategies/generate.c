@@ -56,17 +56,30 @@ static void distinct_below(struct sf_rng *rng, uint64_t range, uint32_t *out, in
 	}
 }
 
+uint32_t sf_var_pool(const struct sf_estimates *est, bool shared_only,
+		     uint32_t pool[SF_EST_VARS])
+{
+	/* In order of preference: shared and few accesses, few accesses,
+	 * shared, any. */
+	for (int pass = 0; pass < 4; pass++) {
+		bool need_shared = pass == 0 || pass == 2, need_few = pass < 2;
+		if (shared_only && !need_shared)
+			continue;
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < est->nvars && i < SF_EST_VARS; i++)
+			if ((!need_shared || est->vars[i].shared) &&
+			    (!need_few || sf_var_nameable(&est->vars[i])))
+				pool[n++] = i;
+		if (n > 0)
+			return n;
+	}
+	return 0;
+}
+
 static void choose_variables(struct sf_plan *plan, const struct sf_estimates *est,
 			     struct sf_rng *rng, int want)
 {
-	/* The variables two threads touched; all of them if none was. */
-	uint32_t pool[SF_EST_VARS], npool = 0;
-	for (uint32_t i = 0; i < est->nvars; i++)
-		if (est->vars[i].shared)
-			pool[npool++] = i;
-	if (npool == 0)
-		for (uint32_t i = 0; i < est->nvars; i++)
-			pool[npool++] = i;
+	uint32_t pool[SF_EST_VARS], npool = sf_var_pool(est, false, pool);
 
 	if (npool == 0) {
 		/* Nothing seen yet: the first variables to become shared. */

@@ -7,6 +7,7 @@
 #ifndef SCHEDFUZZ_GENERATE_H
 #define SCHEDFUZZ_GENERATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "genome.h"
@@ -40,6 +41,27 @@ struct sf_estimates {
 	uint32_t nroutines; /* routines seen, main included; at most SF_EST_ROUTINES */
 	struct sf_routine_estimate routines[SF_EST_ROUTINES];
 };
+
+/* The most accesses in one execution of a variable that PCTVB names.
+ * Every access to a named variable is a scheduling point (the runtime's
+ * rt_vars.c counts them all), so naming a buffer that a loop sweeps makes
+ * each of its accesses one: xz's match finder gave one schedule 647
+ * million points, 2,600 times a PCT schedule of the same run. And among
+ * a million accesses, a change point lands on the one a bug needs with
+ * the odds of one in a million per stream, PCTVB's own bound. Such a
+ * variable is named only when no other was seen. */
+#define SF_VAR_MAX_ACCESSES (1u << 16)
+static inline bool sf_var_nameable(const struct sf_var_estimate *e)
+{
+	return e->accesses <= SF_VAR_MAX_ACCESSES;
+}
+
+/* The variables PCTVB picks among, as indices into est->vars, into pool;
+ * returns how many. Those two threads shared, else (unless shared_only)
+ * all; and of them the ones with few enough accesses (sf_var_nameable)
+ * when there are any. */
+uint32_t sf_var_pool(const struct sf_estimates *est, bool shared_only,
+		     uint32_t pool[SF_EST_VARS]);
 
 /* k assumed when nothing has been seen. */
 #define SF_DEFAULT_K 1000

@@ -94,19 +94,17 @@ static void rescale(struct sf_plan *p, const struct sf_estimates *est, struct sf
 	p->k = (uint32_t)k;
 }
 
-/* A variable that two threads shared, in place of variable v. */
+/* Another variable in place of variable v: one that two threads shared,
+ * as a fresh plan picks (sf_var_pool). */
 static void swap_variable(struct sf_plan *p, const struct sf_estimates *est, struct sf_rng *rng)
 {
-	uint32_t shared[SF_EST_VARS], n = 0;
-	for (uint32_t j = 0; j < est->nvars; j++)
-		if (est->vars[j].shared)
-			shared[n++] = j;
+	uint32_t pool[SF_EST_VARS], n = sf_var_pool(est, true, pool);
 	int v = (int)sf_rng_below(rng, p->nvars);
 	if (n == 0) { /* nothing seen: another rank, "the m-th to be shared" */
 		p->var[v] = sf_rng_below(rng, 8);
 		return;
 	}
-	const struct sf_var_estimate *e = &est->vars[shared[sf_rng_below(rng, n)]];
+	const struct sf_var_estimate *e = &est->vars[pool[sf_rng_below(rng, n)]];
 	p->var[v] = e->id;
 	p->var_acc[v] = e->accesses ? e->accesses : 1;
 }

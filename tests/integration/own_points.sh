@@ -16,7 +16,8 @@
 # PCTVB counts every access of its variables: a plan that names them by id
 # keeps only their memory shared, so private_loop with the global it reads
 # once per thread named reaches fewer than 1,000 points, and with its
-# buffers' allocation site named, every access to them is one; a plan
+# buffers' allocation site named, every access to them is one (up to
+# 65,536 accesses past its last change point, where it retires); a plan
 # that names a rank finds no variable there (no memory two threads touch)
 # and reaches only the ticks.
 . "$(dirname "$0")/lib.sh"
@@ -82,9 +83,18 @@ site=$(objdump -d --no-show-raw-insn "$loop" | awk '/^[0-9a-f]+ <work>:/ { w = 1
 	fail "pctvb naming $site: private_loop failed: $(cat "$WORK/err")"
 heap=$(steps "$WORK/err")
 [ -n "$heap" ] && [ "$heap" -ge 40000 ] || fail "pctvb naming $site: ${heap:-?} points, expected >= 40000"
+# ... until the variable retires: past 65,536 accesses (SF_VAR_MAX_ACCESSES)
+# with its one change point fired, its memory is private again, so ten
+# times the iterations reach about 65,536 points, not ten times as many.
+"$pctvb_genome" "$WORK/g" "$((0x80000000 | ${site#heap@})):1000" || fail "pctvb_genome heap"
+"$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$loop" 100000 >"$WORK/out" 2>"$WORK/err" ||
+	fail "pctvb naming $site, 100,000 iterations: private_loop failed: $(cat "$WORK/err")"
+retired=$(steps "$WORK/err")
+[ -n "$retired" ] && [ "$retired" -ge 65536 ] && [ "$retired" -lt 100000 ] ||
+	fail "pctvb naming $site, 100,000 iterations: ${retired:-?} points, expected 65,536 to 100,000"
 "$SCHEDFUZZ" genome --strategy pctvb:d=2,v=1 --seed 1 -o "$WORK/g" >/dev/null 2>&1 || fail "genome pctvb"
 "$SCHEDFUZZ" replay --events 1 "$WORK/g" -- "$loop" 1000000 >"$WORK/out" 2>"$WORK/err" ||
 	fail "pctvb naming a rank: private_loop failed: $(cat "$WORK/err")"
 rank=$(steps "$WORK/err")
 [ -n "$rank" ] && [ "$rank" -lt 1000 ] || fail "pctvb naming a rank: ${rank:-?} points, expected < 1000"
-echo "pctvb: private_loop $global points with a global named, $heap with $site, $rank with a rank"
+echo "pctvb: private_loop $global points with a global named, $heap with $site ($retired with ten times the iterations), $rank with a rank"

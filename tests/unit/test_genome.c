@@ -372,6 +372,37 @@ static void generated_pct_plans_are_uniform_and_distinct(void **state)
 		assert_in_range(hist[i], 300, 500);
 }
 
+/* A variable with more accesses than SF_VAR_MAX_ACCESSES is named only
+ * when no other was seen: every access to a named one is a point. */
+static void generated_pctvb_plans_avoid_hot_variables(void **state)
+{
+	struct sf_spec s;
+	char err[64];
+	assert_true(sf_spec_parse("pctvb:d=2,v=1", &s, err, sizeof err));
+	struct sf_plan p;
+	struct sf_estimates est = { .events = 1u << 30, .nvars = 3 };
+	est.vars[0] = (struct sf_var_estimate){ SF_VAR_HEAP | 0x10, SF_VAR_MAX_ACCESSES + 1, 1 };
+	est.vars[1] = (struct sf_var_estimate){ 0x5008, SF_VAR_MAX_ACCESSES, 1 };
+	est.vars[2] = (struct sf_var_estimate){ 0x5010, 7, 0 };
+	for (uint64_t seed = 0; seed < 200; seed++) {
+		sf_plan_generate(&s, &est, seed, &p);
+		assert_int_equal(p.var[0], 0x5008);
+	}
+	uint32_t pool[SF_EST_VARS];
+	assert_int_equal(sf_var_pool(&est, true, pool), 1);
+	assert_int_equal(pool[0], 1);
+
+	/* Only the hot one shared: a cold unshared one first, the hot one
+	 * where only shared ones will do (a mutation's swap). */
+	est.vars[1].shared = 0;
+	assert_int_equal(sf_var_pool(&est, false, pool), 2);
+	assert_int_equal(sf_var_pool(&est, true, pool), 1);
+	assert_int_equal(pool[0], 0);
+	est.nvars = 1; /* nothing else seen: the hot one after all */
+	sf_plan_generate(&s, &est, 1, &p);
+	assert_int_equal(p.var[0], SF_VAR_HEAP | 0x10);
+}
+
 static void generated_pctvb_plans_prefer_shared_variables(void **state)
 {
 	struct sf_spec s;
@@ -468,6 +499,7 @@ int main(void)
 		cmocka_unit_test(specs_parse_and_pin),
 		cmocka_unit_test(generated_pct_plans_are_uniform_and_distinct),
 		cmocka_unit_test(generated_pctvb_plans_prefer_shared_variables),
+		cmocka_unit_test(generated_pctvb_plans_avoid_hot_variables),
 		cmocka_unit_test(derived_seeds_differ_and_repeat),
 		cmocka_unit_test(a_build_stamp_changes_nothing_decoded),
 	};
