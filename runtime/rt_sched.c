@@ -772,6 +772,18 @@ static inline __attribute__((always_inline)) bool point_only_logs_here(const str
 	       rt.retries < __atomic_load_n(&rt.livelock_limit, __ATOMIC_RELAXED);
 }
 
+/* After a point on memory shared already (on purpose, or two threads'):
+ * a write published, a read (plain, volatile or atomic) progress when
+ * fresh. */
+static inline __attribute__((always_inline)) void after_shared(struct rt_thread *self,
+								enum rt_ev ev, uintptr_t addr)
+{
+	if (ev == EV_WRITE)
+		rt_own_published(self);
+	else
+		read_seen(self, addr);
+}
+
 /* The tick (rt_own.h): a point in the middle of private work, where the
  * strategy hears that no shared memory is touched (strat_view.tick). */
 static RT_NOINLINE void tick_point(struct rt_thread *self, uintptr_t addr, uint32_t size,
@@ -804,12 +816,10 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 	 * volatile access, without the ownership walk and the point's calls
 	 * (docs/cost.md: zstd's points). The same effects as below. */
 	if (rt_own_is_shared(addr, size) && point_only_logs_here(self)) {
+		enum rt_ev ev = write ? EV_WRITE : EV_READ;
 		rt_own_shared_access(self);
-		log_event(self, write ? EV_WRITE : EV_READ, addr, NULL, size, site);
-		if (write)
-			rt_own_published(self);
-		else
-			read_seen(self, addr);
+		log_event(self, ev, addr, NULL, size, site);
+		after_shared(self, ev, addr);
 		return;
 	}
 	enum rt_own_verdict v = rt_own_point(self, addr, size, write);
@@ -824,17 +834,6 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 	access_point(self, addr, size, write, site);
 	if (write && v == RT_OWN_POINT_SHARED)
 		rt_own_published(self);
-}
-
-/* After a point on memory shared on purpose: a write published, a read
- * (a volatile one, EV_READ, or an atomic load) progress when fresh. */
-static inline __attribute__((always_inline)) void after_shared(struct rt_thread *self,
-								enum rt_ev ev, uintptr_t addr)
-{
-	if (ev == EV_WRITE)
-		rt_own_published(self);
-	else
-		read_seen(self, addr);
 }
 
 static RT_NOINLINE void shared_point_slow(struct rt_thread *self, uintptr_t addr, uint32_t size,

@@ -62,9 +62,31 @@ static bool counting_vars(void)
 	return rt.counting.what == SF_COUNT_VARS;
 }
 
-static struct var *find(uint32_t id);
+static uint32_t hash(uint32_t id)
+{
+	return (id * 0x9e3779b1u) ^ (id >> 15);
+}
 
-/* A variable some stream counts, and watches unless it was retired. */
+/* Where variable id's entry is, or the free slot where it would go (the
+ * table is at most three quarters full). */
+static uint32_t probe(uint32_t id)
+{
+	uint32_t j = hash(id) & (vars.cap - 1);
+	while (vars.t[j].gen == vars.gen && vars.t[j].id != id)
+		j = (j + 1) & (vars.cap - 1);
+	return j;
+}
+
+/* Variable id's entry if this execution touched it, else NULL. */
+static struct var *find(uint32_t id)
+{
+	if (vars.cap == 0)
+		return NULL;
+	struct var *v = &vars.t[probe(id)];
+	return v->gen == vars.gen ? v : NULL;
+}
+
+/* A variable some stream counts. */
 static bool counted(uint32_t id)
 {
 	for (int s = 0; s < rt.counting.nstreams; s++)
@@ -72,10 +94,12 @@ static bool counted(uint32_t id)
 			return true;
 	return false;
 }
-static bool watched_var(uint32_t id)
+
+/* Watched no longer in this execution (retire). */
+static bool retired(uint32_t id)
 {
 	const struct var *v = find(id);
-	return counted(id) && !(v && v->retired);
+	return v && v->retired;
 }
 
 /* A change point on variable id is still to come. */
@@ -120,13 +144,13 @@ void rt_vars_watch(void)
 	if (!counting_vars())
 		return;
 	for (int s = 0; s < rt.counting.nstreams; s++)
-		if (vars.known[s] && watched_var(vars.bound[s]))
+		if (vars.known[s] && !retired(vars.bound[s]))
 			watch(vars.bound[s]);
 }
 
 void rt_vars_allocated(uintptr_t lo, uintptr_t hi, uint32_t site)
 {
-	if (counting_vars() && watched_var(SF_VAR_HEAP | site))
+	if (counting_vars() && counted(SF_VAR_HEAP | site) && !retired(SF_VAR_HEAP | site))
 		rt_own_share_slow(lo, hi - lo);
 }
 
@@ -145,11 +169,6 @@ void rt_vars_begin(void)
 		vars.known[s] = rt.counting.var[s] >= SF_VAR_AUTO_LIMIT;
 		vars.bound[s] = rt.counting.var[s];
 	}
-}
-
-static uint32_t hash(uint32_t id)
-{
-	return (id * 0x9e3779b1u) ^ (id >> 15);
 }
 
 static bool grow(void)
@@ -173,33 +192,17 @@ static bool grow(void)
 	return true;
 }
 
-/* Variable id's entry if this execution touched it, else NULL. */
-static struct var *find(uint32_t id)
-{
-	if (vars.cap == 0)
-		return NULL;
-	uint32_t j = hash(id) & (vars.cap - 1);
-	while (vars.t[j].gen == vars.gen) {
-		if (vars.t[j].id == id)
-			return &vars.t[j];
-		j = (j + 1) & (vars.cap - 1);
-	}
-	return NULL;
-}
-
 /* The slot of variable id, created on first access; -1 if out of memory. */
 static int slot_of(uint32_t id, int tid)
 {
 	if ((vars.used + 1) * 4 > vars.cap * 3 && !grow())
 		return -1;
-	uint32_t j = hash(id) & (vars.cap - 1);
-	while (vars.t[j].gen == vars.gen) {
-		if (vars.t[j].id == id)
-			return (int)j;
-		j = (j + 1) & (vars.cap - 1);
+	uint32_t j = probe(id);
+	if (vars.t[j].gen != vars.gen) {
+		vars.t[j] = (struct var){ .id = id, .gen = vars.gen, .first = (uint16_t)tid,
+					  .rank = -1 };
+		vars.used++;
 	}
-	vars.t[j] = (struct var){ .id = id, .gen = vars.gen, .first = (uint16_t)tid, .rank = -1 };
-	vars.used++;
 	return (int)j;
 }
 
@@ -234,6 +237,7 @@ void rt_vars_access(struct rt_thread *self, uintptr_t addr)
 			if (!vars.known[s] && vars.bound[s] == (uint32_t)v->rank) {
 				vars.known[s] = true;
 				vars.bound[s] = id;
+				v->retired = false; /* a change point on it again */
 				watch(id);
 			}
 	}

@@ -68,7 +68,7 @@ uint32_t sf_var_pool(const struct sf_estimates *est, bool shared_only,
 		uint32_t n = 0;
 		for (uint32_t i = 0; i < est->nvars && i < SF_EST_VARS; i++)
 			if ((!need_shared || est->vars[i].shared) &&
-			    (!need_few || sf_var_nameable(&est->vars[i])))
+			    (!need_few || est->vars[i].accesses <= SF_VAR_MAX_ACCESSES))
 				pool[n++] = i;
 		if (n > 0)
 			return n;

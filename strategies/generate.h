@@ -51,15 +51,11 @@ struct sf_estimates {
  * the odds of one in a million per stream, PCTVB's own bound. Such a
  * variable is named only when no other was seen. */
 #define SF_VAR_MAX_ACCESSES (1u << 16)
-static inline bool sf_var_nameable(const struct sf_var_estimate *e)
-{
-	return e->accesses <= SF_VAR_MAX_ACCESSES;
-}
 
 /* The variables PCTVB picks among, as indices into est->vars, into pool;
  * returns how many. Those two threads shared, else (unless shared_only)
- * all; and of them the ones with few enough accesses (sf_var_nameable)
- * when there are any. */
+ * all; and of them the ones with at most SF_VAR_MAX_ACCESSES when
+ * there are any. */
 uint32_t sf_var_pool(const struct sf_estimates *est, bool shared_only,
 		     uint32_t pool[SF_EST_VARS]);
 
