@@ -34,6 +34,7 @@
 
 #include "rt_anchor.h"
 #include "rt_internal.h"
+#include "rt_observer.h"
 
 #define MAX_LINES 256     /* distinct anchored lines */
 #define MAX_ANCHORS 4096
@@ -145,7 +146,7 @@ void rt_anchors_load(void)
 	rt_anchors_on = true;
 }
 
-void rt_anchors_begin(void)
+static void anchors_begin(void)
 {
 	if (!rt_anchors_on)
 		return;
@@ -175,8 +176,10 @@ static int line_of(const void *site)
 	return lo > 0 && pc < ranges[lo - 1].hi ? ranges[lo - 1].line : -1;
 }
 
-void rt_anchors_event(struct rt_thread *self, enum rt_ev ev, const void *site)
+static void anchors_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+			  struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags)
 {
+	(void)addr, (void)obj, (void)size, (void)flags;
 	if (self->tid >= MAX_TIDS)
 		return;
 	struct track *t = &tracks[self->tid];
@@ -225,3 +228,15 @@ int rt_anchors_want(const struct rt_thread *self, bool choice)
 	}
 	return -1;
 }
+
+static bool anchors_on(void)
+{
+	return rt_anchors_on;
+}
+
+const struct rt_observer rt_anchors_observer = {
+	.name = "anchors",
+	.on = anchors_on,
+	.begin = anchors_begin,
+	.event = anchors_event,
+};

@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "rt_internal.h"
+#include "rt_observer.h"
 #include "rt_lifecycle.h"
 
 static struct rt_obj *mutex_of(pthread_mutex_t *m)
@@ -65,11 +66,10 @@ int rt_cond_wait(struct rt_thread *self, pthread_cond_t *c, pthread_mutex_t *m,
 		struct rt_event *e = &rt.trace[rt.step & (RT_TRACE_SIZE - 1)];
 		if (e->tid == self->tid && e->kind == EV_COND_WAIT) /* recorded: reports name it */
 			e->flags |= RT_EVF_SPURIOUS;
-		if (RT_UNLIKELY(rt.trace_on))
-			rt_trace_mark_spurious();
+		rt_observe_sync(self, co, RT_SYNC_SPURIOUS);
 		rt.spurious++;
 	} else {
-		rt_search_touch_if(self, co, SX_WAIT); /* a signal from now on wakes it */
+		rt_observe_sync(self, co, RT_SYNC_WAIT); /* a signal from now on wakes it */
 		self->wait = W_COND;
 		self->wobj = co;
 		self->cond_mutex = mo;

@@ -28,6 +28,7 @@
 #include "cov_export.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_observer.h"
 
 #define COV_EVENTS_DEFAULT (1u << 20)
 
@@ -216,7 +217,7 @@ static void sink(void *arg, const struct cov_feature *f)
 	}
 }
 
-void rt_cov_begin(void)
+static void coverage_begin(void)
 {
 	cov.dumping = false;
 	cov.sinks = (rt.under_libfuzzer ? COV_TO_LIBFUZZER : 0) |
@@ -286,9 +287,10 @@ uint8_t rt_cov_context(const struct rt_thread *self, uint32_t ctx[COV_CTX_MAX])
 	return n;
 }
 
-void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
-		  uint32_t size, const void *site)
+static void coverage_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
+			   struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags)
 {
+	(void)flags;
 	uint8_t op = (uint8_t)rt_cov_op(ev, obj);
 	if (op == COV_OP_COUNT)
 		return;
@@ -315,8 +317,9 @@ void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct 
 	rt_own_work_end(self);
 }
 
-void rt_cov_end(void)
+static void coverage_end(enum rt_fail_kind fail)
 {
+	(void)fail;
 	if (!cov.dumping)
 		return;
 	cov.dumping = false;
@@ -325,3 +328,16 @@ void rt_cov_end(void)
 	cov.nfeatures = cov.nsites = 0;
 	rt_own_work_end(self);
 }
+
+static bool coverage_on(void)
+{
+	return rt.cov_on;
+}
+
+const struct rt_observer rt_cov_observer = {
+	.name = "coverage",
+	.on = coverage_on,
+	.begin = coverage_begin,
+	.event = coverage_event,
+	.end = coverage_end,
+};

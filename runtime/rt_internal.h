@@ -343,7 +343,7 @@ struct rt_state {
 	bool under_engine;    /* ... or to another engine: inputs run one after another here */
 	bool cov_on;  /* this execution computes interleaving coverage */
 	bool trace_on; /* this execution is traced (SCHEDFUZZ_TRACE) */
-	bool observed; /* cov_on || trace_on || search || anchors: events go to observe() */
+	bool observed; /* some observer hears events (rt_observer.h) */
 	struct sx_log *search; /* a systematic search's child: log here (rt_search.c) */
 	struct rt_config cfg;
 
@@ -389,10 +389,6 @@ struct rt_state {
 	/* Change point counting for the strategy (strategy.h). */
 	struct strat_counting counting;
 	uint64_t locks; /* lock acquisitions so far */
-
-	/* Decisions that differ from the default, for SCHEDFUZZ_RECORD. */
-	struct sf_decision *rec;
-	uint32_t nrec, rec_cap;
 
 	uint64_t fingerprint;
 	struct rt_event trace[RT_TRACE_SIZE];
@@ -789,17 +785,6 @@ RT_HIDDEN void rt_fire(int stream, uint64_t count, struct rt_thread *self);
 
 /* Read SCHEDFUZZ_COVERAGE and friends; exits with a one-line reason. */
 RT_HIDDEN void rt_cov_init(void);
-/* Start an execution: coverage is on when a fuzzer reads it or a dump is
- * asked for, and SCHEDFUZZ_COVERAGE is not none. */
-RT_HIDDEN void rt_cov_begin(void);
-/* The event just recorded. */
-RT_HIDDEN void rt_cov_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
-			    struct rt_obj *obj, uint32_t size, const void *site);
-/* The execution ended (either way): write the dump, if asked for. */
-RT_HIDDEN void rt_cov_end(void);
-/* Coverage, the trace, the search or anchors started or stopped listening:
- * recompute rt.observed (rt_sched.c). */
-RT_HIDDEN void rt_observers_changed(void);
 /* What ev is to HaPSet's conflict rules (enum cov_op), or COV_OP_COUNT. */
 RT_HIDDEN int rt_cov_op(enum rt_ev ev, const struct rt_obj *obj);
 /* Self's call context as HaPSet statements carry it; returns how many. */
@@ -807,45 +792,8 @@ RT_HIDDEN uint8_t rt_cov_context(const struct rt_thread *self, uint32_t ctx[4]);
 
 /* ---- rt_search.c: the log a systematic search reads ------------------------ */
 
-RT_HIDDEN void rt_search_begin(void);
-/* The event just recorded. */
-RT_HIDDEN void rt_search_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
-			       struct rt_obj *obj, uint32_t size, const void *site);
-/* Self resumes from a wait whose event was recorded before it blocked. */
-RT_HIDDEN void rt_search_resume(struct rt_thread *self);
-/* Self changed obj's state between scheduling points. */
-RT_HIDDEN void rt_search_touch(struct rt_thread *self, const struct rt_obj *obj, enum sx_op op);
-RT_HIDDEN void rt_search_thread_created(struct rt_thread *t);
-/* A pick among n >= 2 candidates (indices into cand), or another choice. */
-RT_HIDDEN void rt_search_pick(const struct strat_candidate *cand, int n, int chosen, int dflt,
-			      int current);
-RT_HIDDEN void rt_search_choice(uint32_t n, uint32_t value);
+/* Coverage's HaPSet pair, added to the transition just logged. */
 RT_HIDDEN void rt_search_hapset(uint64_t pair);
-static inline void rt_search_touch_if(struct rt_thread *self, const struct rt_obj *obj,
-				      enum sx_op op)
-{
-	if (RT_UNLIKELY(rt.search != NULL))
-		rt_search_touch(self, obj, op);
-}
-
-/* ---- rt_trace.c: the whole interleaving, for replay views and minimisation */
-
-RT_HIDDEN void rt_trace_begin(void);
-/* The event just recorded, with its RT_EVF_* flags. */
-RT_HIDDEN void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
-			      struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags);
-/* Self attempts ev and must wait. */
-RT_HIDDEN void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj,
-			      const void *site);
-/* The failure, before the execution's result is published. */
-/* The event just traced was a spurious wakeup (flag w). */
-RT_HIDDEN void rt_trace_mark_spurious(void);
-RT_HIDDEN void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg);
-/* The execution ended (either way): write the trace. */
-RT_HIDDEN void rt_trace_end(enum rt_fail_kind fail);
-/* A decision that departs from the default, made by the running thread
- * (a pick of a thread by slot, or a choice's option). */
-RT_HIDDEN void rt_trace_decision(uint32_t index, uint16_t value, bool choice);
 
 /* ---- rt_watchdog.c: time, and code the runtime cannot see -------------------
  *
@@ -1094,10 +1042,8 @@ RT_HIDDEN int rt_search_explore(const char *spec, uint64_t runs, int argc, char 
 RT_HIDDEN void rt_init(void);
 extern int rt_main_argc RT_HIDDEN;
 extern char **rt_main_argv RT_HIDDEN;
-/* Publish how the execution ended (and write SCHEDFUZZ_RECORD). */
+/* Publish how the execution ended (and write the observers' files). */
 RT_HIDDEN void rt_result_publish(enum rt_fail_kind fail);
-RT_HIDDEN void rt_record_write(void);
-RT_HIDDEN void rt_record_open(void);
 /* rt_outfile.c: a file written at the end, opened now (*fd, -1 until then;
  * 0 or -errno, after a one-line reason); and a stream that rewrites it. */
 RT_HIDDEN int rt_outfile_open(const char *path, int *fd);

@@ -11,6 +11,7 @@
 #include <errno.h>
 
 #include "rt_internal.h"
+#include "rt_observer.h"
 
 #define ONCE_DONE 2
 
@@ -23,7 +24,7 @@ static bool claim(struct rt_thread *self, struct rt_obj *o, bool (*done)(void *)
 		if (done(p))
 			return false;
 		if (!o->once.runner) {
-			rt_search_touch_if(self, o, SX_SYNC);
+			rt_observe_sync(self, o, RT_SYNC_ONCE);
 			o->once.runner = self;
 			rt_changed();
 			return true;
@@ -36,7 +37,7 @@ static bool claim(struct rt_thread *self, struct rt_obj *o, bool (*done)(void *)
 
 static void unclaim(struct rt_obj *o)
 {
-	rt_search_touch_if(rt_self, o, SX_SYNC);
+	rt_observe_sync(rt_self, o, RT_SYNC_ONCE);
 	o->once.runner = NULL;
 	rt_changed();
 }

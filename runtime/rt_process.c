@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "rt_internal.h"
+#include "rt_observer.h"
 #include "rt_io.h"
 #include "rt_lifecycle.h"
 
@@ -50,8 +51,7 @@ static void forget_execution(void)
 	rt.result = NULL; /* the explorer's shared page belongs to the parent */
 	rt.cfg.record_path = NULL;
 	rt.cfg.trace_path = NULL;
-	rt.trace_on = rt.cov_on = rt.observed = false;
-	rt.search = NULL;
+	rt_observers_off();
 	rt.busy = 0;
 	rt_set_self(NULL);
 }

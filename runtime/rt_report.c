@@ -26,6 +26,7 @@
 
 #include "rt_anchor.h"
 #include "rt_internal.h"
+#include "rt_observer.h"
 
 const char *const rt_fail_names[F_COUNT] = {
 	[F_NONE] = "none",
@@ -600,10 +601,7 @@ static void publish_counts(enum rt_fail_kind fail)
 /* The files asked for: they need stdio, and so the heap. */
 static void write_outputs(enum rt_fail_kind fail)
 {
-	if (rt.cfg.record_path)
-		rt_record_write();
-	rt_cov_end();
-	rt_trace_end(fail);
+	rt_observe_end(fail);
 }
 
 void rt_result_publish(enum rt_fail_kind fail)
@@ -635,7 +633,7 @@ static void copy_detail(char *to, const char *msg, size_t cap)
 static void report_once(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	rt.reported = true; /* first: a failure while reporting must not report again */
-	rt_trace_fail(kind, site, msg);
+	rt_observe_fail(kind, site, msg);
 	if (rt.result) {
 		publish_counts(kind);
 		copy_detail(rt.result->detail, msg, sizeof rt.result->detail);

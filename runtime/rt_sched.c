@@ -43,6 +43,7 @@
 
 #include "rt_anchor.h"
 #include "rt_internal.h"
+#include "rt_observer.h"
 #include "rt_own.h"
 #include "rt_lifecycle.h"
 
@@ -247,25 +248,6 @@ static void refresh(void)
 
 /* ---- the record ---------------------------------------------------------- */
 
-static void record_decision(uint32_t index, uint16_t value, bool choice)
-{
-	if (RT_UNLIKELY(rt.trace_on))
-		rt_trace_decision(index, value, choice);
-	if (!rt.cfg.record_path)
-		return;
-	if (rt.nrec == rt.rec_cap) {
-		uint32_t cap = rt.rec_cap ? rt.rec_cap * 2 : 256;
-		struct sf_decision *p = realloc(rt.rec, cap * sizeof *p);
-		if (!p)
-			return;
-		rt.rec = p;
-		rt.rec_cap = cap;
-	}
-	rt.rec[rt.nrec].index = index;
-	rt.rec[rt.nrec].value = value;
-	rt.nrec++;
-}
-
 /* Lock acquisitions, as RPRO's deadlock mode counts them: taking a lock
  * of any kind, retaking a mutex after a condition wait, a semaphore wait.
  * A trylock counts whether or not it succeeds. */
@@ -327,26 +309,6 @@ static RT_NOINLINE void count(struct rt_thread *self, enum rt_ev ev, uintptr_t a
 	}
 }
 
-void rt_observers_changed(void)
-{
-	rt.observed = rt.cov_on || rt.trace_on || rt.search || rt_anchors_on;
-}
-
-/* Coverage, traces and the search's log, off the fast path: one test
- * covers them all. */
-static RT_NOINLINE void observe(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
-				struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags)
-{
-	if (rt.search)
-		rt_search_event(self, ev, addr, obj, size, site);
-	if (rt.cov_on)
-		rt_cov_event(self, ev, addr, obj, size, site);
-	if (rt.trace_on)
-		rt_trace_event(self, ev, addr, obj, size, site, flags);
-	if (rt_anchors_on)
-		rt_anchors_event(self, ev, site);
-}
-
 /* The event in the trace, the fingerprint and the progress counters;
  * returns its RT_EVF_* flags. */
 static inline __attribute__((always_inline)) uint8_t log_event(struct rt_thread *self,
@@ -391,8 +353,8 @@ static inline __attribute__((always_inline)) void record(struct rt_thread *self,
 	uint8_t flags = log_event(self, ev, addr, obj, size, site);
 	if (RT_UNLIKELY(rt.counting.what != SF_COUNT_NONE))
 		count(self, ev, addr);
-	if (RT_UNLIKELY(rt.observed))
-		observe(self, ev, addr, obj, size, site, flags);
+	if (RT_UNLIKELY(rt.observed)) /* one test for every observer */
+		rt_observe_event(self, ev, addr, obj, size, site, flags);
 }
 
 /* ---- decisions ----------------------------------------------------------- */
@@ -418,10 +380,11 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 				if (rt.threads[cand[i].tid].tid == want)
 					idx = i;
 		}
-		if (idx != dflt)
-			record_decision(d, cand[idx].tid, false);
-		if (RT_UNLIKELY(rt.search != NULL))
-			rt_search_pick(cand, n, idx, dflt, current);
+		if (RT_UNLIKELY(rt_observing.ndecision))
+			rt_observe_decision(&(struct rt_decision){
+				.index = d, .departs = idx != dflt, .value = cand[idx].tid,
+				.n = (uint32_t)n, .cand = cand, .chosen = idx, .dflt = dflt,
+				.current = current });
 	}
 	struct rt_thread *next = &rt.threads[cand[idx].tid];
 	next->timed_out = cand[idx].timeout;
@@ -579,10 +542,9 @@ uint32_t rt_choose(enum strat_choice what, uint32_t n)
 		if (want >= 0 && (uint32_t)want < n)
 			v = (uint32_t)want;
 	}
-	if (v != 0)
-		record_decision(d, (uint16_t)v, true);
-	if (RT_UNLIKELY(rt.search != NULL))
-		rt_search_choice(n, v);
+	if (RT_UNLIKELY(rt_observing.ndecision))
+		rt_observe_decision(&(struct rt_decision){
+			.index = d, .choice = true, .departs = v != 0, .value = v, .n = n });
 	return v;
 }
 
@@ -688,14 +650,14 @@ int rt_block_at(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, const voi
 	self->timed_out = false;
 	rt_changed();
 	for (;;) {
-		if (RT_UNLIKELY(rt.trace_on) && ev != EV_COUNT && !rt_can_complete(self))
-			rt_trace_block(self, ev, o, site);
+		if (RT_UNLIKELY(rt_observing.nblock) && ev != EV_COUNT && !rt_can_complete(self))
+			rt_observe_block(self, ev, o, site);
 		if (ev == EV_COUNT) { /* the caller recorded the event already */
 			self->pend_ev = EV_COUNT;
 			self->pend_site = site;
 			decide(self);
-			if (RT_UNLIKELY(rt.search != NULL))
-				rt_search_resume(self);
+			if (RT_UNLIKELY(rt_observing.nresume))
+				rt_observe_resume(self);
 		} else
 			rt_point(self, ev, addr, o, 0, site);
 		if (RT_LIKELY(!self->sig_pending) || self->timed_out || !rt_signal_interrupts(self) ||
@@ -947,7 +909,7 @@ struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o)
 
 void rt_held_add(struct rt_thread *t, struct rt_obj *o, bool write)
 {
-	rt_search_touch_if(t, o, o->type == O_RWLOCK && !write ? SX_ACQ_SHARED : SX_ACQ);
+	rt_observe_sync(t, o, o->type == O_RWLOCK && !write ? RT_SYNC_ACQ_SHARED : RT_SYNC_ACQ);
 	struct rt_held *h = rt_held_find(t, o);
 	if (h) {
 		h->count++;
@@ -960,7 +922,7 @@ void rt_held_add(struct rt_thread *t, struct rt_obj *o, bool write)
 
 int rt_held_drop(struct rt_thread *t, struct rt_obj *o)
 {
-	rt_search_touch_if(t, o, SX_REL);
+	rt_observe_sync(t, o, RT_SYNC_REL);
 	struct rt_held *h = rt_held_find(t, o);
 	if (!h)
 		return 0;
@@ -1129,7 +1091,6 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.last_tid = 0;
 	rt.preempt_pending = false;
 	rt.dirty = true;
-	rt.nrec = 0;
 	rt.reported = false;
 	rt.fingerprint = 0xcbf29ce484222325ull;
 	rt_memset(rt.trace, 0, sizeof rt.trace);
@@ -1163,13 +1124,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_vars_begin();
 	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log);
 	rt_lifecycle_reset();
-	rt_cov_begin();
-	rt_trace_begin();
-	rt_record_open();
-	if (rt.search)
-		rt_search_begin();
-	rt_anchors_begin();
-	rt_observers_changed();
+	rt_observers_begin();
 
 	if (rt.cfg.pin && rt.cpu < 0)
 		rt.cpu = pin_cpu();
@@ -1179,31 +1134,6 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt.active = true;
 	rt_set_self(t0);
 	rt_watchdog_begin();
-}
-
-/* The executed schedule as an explicit genome: the decisions that differ
- * from the default, which is all the explicit strategy needs. */
-static int record_fd = -1; /* open before the program runs (rt_outfile.c) */
-
-void rt_record_open(void)
-{
-	if (rt.cfg.record_path)
-		rt_outfile_open(rt.cfg.record_path, &record_fd);
-}
-
-void rt_record_write(void)
-{
-	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed,
-			     .flags = rt.plan.flags & SF_FLAG_NO_SPURIOUS };
-	size_t need = sf_genome_encode(&p, rt.rec, rt.nrec, NULL, 0);
-	uint8_t *buf = malloc(need);
-	FILE *f = buf ? rt_outfile_rewrite(rt.cfg.record_path, &record_fd, "wb") : NULL;
-	if (f) {
-		sf_genome_encode(&p, rt.rec, rt.nrec, buf, need);
-		fwrite(buf, 1, need, f);
-		fclose(f);
-	}
-	free(buf);
 }
 
 void rt_exec_end(void)

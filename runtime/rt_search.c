@@ -11,6 +11,7 @@
  * transition it is in. */
 #include "cov.h"
 #include "rt_internal.h"
+#include "rt_observer.h"
 #include "rt_lifecycle.h"
 
 static struct sx_trans *current_trans(void)
@@ -19,7 +20,7 @@ static struct sx_trans *current_trans(void)
 	return l->ntrans ? &sx_log_trans(l)[l->ntrans - 1] : NULL;
 }
 
-void rt_search_begin(void)
+static void search_begin(void)
 {
 	struct sx_log *l = rt.search;
 	l->ntrans = l->ndec = l->ncand = l->nhap = 0;
@@ -120,9 +121,10 @@ static void stmt_of(const struct rt_thread *self, enum rt_ev ev, const struct rt
 	out->nctx = rt_cov_context(self, out->ctx);
 }
 
-void rt_search_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
-		     uint32_t size, const void *site)
+static void search_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
+			 uint32_t size, const void *site, uint8_t flags)
 {
+	(void)flags;
 	struct sx_log *l = rt.search;
 	struct sx_item items[3];
 	int n = items_of(self, ev, addr, obj, size, items);
@@ -147,17 +149,17 @@ void rt_search_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, stru
 		add_item(t, 0, SX_END, 0);
 }
 
-void rt_search_resume(struct rt_thread *self)
+static void search_resume(struct rt_thread *self)
 {
-	rt_search_event(self, EV_COUNT, 0, NULL, 0, self->wait_site);
+	search_event(self, EV_COUNT, 0, NULL, 0, self->wait_site, 0);
 }
 
-void rt_search_touch(struct rt_thread *self, const struct rt_obj *obj, enum sx_op op)
+static void touch(struct rt_thread *self, const struct rt_obj *obj, enum sx_op op)
 {
 	struct sx_trans *t = current_trans();
 	if (!t || t->tid != self->tid) {
 		/* Changed before its first transition: one of its own. */
-		rt_search_event(self, EV_YIELD, 0, NULL, 0, self->site);
+		search_event(self, EV_YIELD, 0, NULL, 0, self->site, 0);
 		t = current_trans();
 		if (!t)
 			return;
@@ -165,7 +167,7 @@ void rt_search_touch(struct rt_thread *self, const struct rt_obj *obj, enum sx_o
 	add_item(t, sx_sync_key(obj->addr), (uint8_t)op, 0);
 }
 
-void rt_search_thread_created(struct rt_thread *t)
+static void search_thread_created(struct rt_thread *t)
 {
 	t->pend_ev = EV_THREAD_START;
 	t->born_in = rt.search->ntrans ? rt.search->ntrans - 1 : SX_NONE;
@@ -184,7 +186,7 @@ static void candidate(const struct strat_candidate *c, struct sx_cand *out)
 	stmt_of(t, (enum rt_ev)t->pend_ev, t->pend_obj, t->pend_site, &out->stmt);
 }
 
-void rt_search_pick(const struct strat_candidate *cand, int n, int chosen, int dflt, int current)
+static void search_pick(const struct strat_candidate *cand, int n, int chosen, int dflt, int current)
 {
 	struct sx_log *l = rt.search;
 	if (l->ndec == l->cap_dec || l->ncand + (uint32_t)n > l->cap_cand) {
@@ -209,7 +211,7 @@ void rt_search_pick(const struct strat_candidate *cand, int n, int chosen, int d
 	l->ncand += (uint32_t)n;
 }
 
-void rt_search_choice(uint32_t n, uint32_t value)
+static void search_choice(uint32_t n, uint32_t value)
 {
 	struct sx_log *l = rt.search;
 	if (l->ndec == l->cap_dec) {
@@ -231,3 +233,46 @@ void rt_search_hapset(uint64_t pair)
 	if (l->nhap < l->cap_hap)
 		sx_log_hap(l)[l->nhap++] = pair;
 }
+
+/* ---- as an observer of the execution ------------------------------------------------ */
+
+static bool search_on(void)
+{
+	return rt.search != NULL;
+}
+
+static void search_begin_if_on(void)
+{
+	if (rt.search)
+		search_begin();
+}
+
+static void search_decision(const struct rt_decision *d)
+{
+	if (d->choice)
+		search_choice(d->n, d->value);
+	else
+		search_pick(d->cand, (int)d->n, d->chosen, d->dflt, d->current);
+}
+
+static void search_sync(struct rt_thread *self, const struct rt_obj *obj, enum rt_sync what)
+{
+	static const uint8_t op[] = {
+		[RT_SYNC_ACQ] = SX_ACQ,	  [RT_SYNC_ACQ_SHARED] = SX_ACQ_SHARED,
+		[RT_SYNC_REL] = SX_REL,	  [RT_SYNC_WAIT] = SX_WAIT,
+		[RT_SYNC_ONCE] = SX_SYNC, [RT_SYNC_SPURIOUS] = SX_OP_COUNT,
+	};
+	if (op[what] != SX_OP_COUNT)
+		touch(self, obj, (enum sx_op)op[what]);
+}
+
+const struct rt_observer rt_search_observer = {
+	.name = "search",
+	.on = search_on,
+	.begin = search_begin_if_on,
+	.event = search_event,
+	.decision = search_decision,
+	.resume = search_resume,
+	.sync = search_sync,
+	.thread_created = search_thread_created,
+};

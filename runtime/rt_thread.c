@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rt_internal.h"
+#include "rt_observer.h"
 #include "rt_own.h"
 #include "rt_lifecycle.h"
 
@@ -232,8 +233,7 @@ static int create_end(struct rt_thread *t, pthread_t *th, int r)
 	rt.ncreated++;
 	if (t->slot == rt.nthreads)
 		rt.nthreads++;
-	if (rt.search)
-		rt_search_thread_created(t);
+	rt_observe_thread_created(t);
 	*th = t->real;
 	rt_changed();
 	rt.strat->note(rt.sstate, STRAT_NOTE_THREAD_CREATED, t->slot, rt.step);

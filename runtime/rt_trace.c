@@ -40,6 +40,7 @@
 
 #include "rt_anchor.h"
 #include "rt_internal.h"
+#include "rt_observer.h"
 
 #define TRACE_CAP (1u << 20) /* events kept: a power of two */
 
@@ -79,7 +80,7 @@ static struct {
 /* The trace file, open from the first execution on (rt_outfile.c). */
 static int trace_fd = -1;
 
-void rt_trace_begin(void)
+static void trace_begin(void)
 {
 	rt.trace_on = rt.cfg.trace_path != NULL;
 	if (!rt.trace_on)
@@ -131,7 +132,7 @@ static struct traced *next_record(struct rt_thread *self, uint32_t site, uintptr
 	return t;
 }
 
-void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
+static void trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
 		    uint32_t size, const void *site, uint8_t flags)
 {
 	struct traced *t = next_record(self, rt_stable_site(site), addr, obj);
@@ -148,13 +149,13 @@ void rt_trace_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struc
 	self->waited = false;
 }
 
-void rt_trace_mark_spurious(void)
+static void mark_spurious(void)
 {
 	if (rt.trace_on && tr.n)
 		tr.ev[(tr.n - 1) & (TRACE_CAP - 1)].flags |= RT_EVF_SPURIOUS;
 }
 
-void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)
+static void trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)
 {
 	struct traced *t = next_record(self, rt_stable_site(site), 0, obj);
 	t->block = true;
@@ -164,22 +165,22 @@ void rt_trace_block(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, c
 	self->waited = true;
 }
 
-void rt_trace_decision(uint32_t index, uint16_t value, bool choice)
+static void trace_decision(const struct rt_decision *dec)
 {
 	struct rt_thread *self = rt_self;
-	if (!self || tr.ndec == DECISIONS_CAP)
-		return;
+	if (!dec->departs || !self || tr.ndec == DECISIONS_CAP)
+		return; /* the trace keeps what an explicit genome keeps */
 	struct traced_decision *d = &tr.dec[tr.ndec++];
-	d->index = index;
+	d->index = dec->index;
 	d->tid = (uint16_t)self->tid;
 	d->ord = self->tid < OWN_TIDS ? tr.own[self->tid] : UINT32_MAX;
 	d->kind = self->pend_ev;
 	d->site = rt_stable_site(self->pend_site);
-	d->value = choice ? value : (uint16_t)rt.threads[value].tid;
-	d->choice = choice;
+	d->value = (uint16_t)(dec->choice ? dec->value : rt.threads[dec->value].tid);
+	d->choice = dec->choice;
 }
 
-void rt_trace_fail(enum rt_fail_kind kind, const void *site, const char *msg)
+static void trace_fail(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	if (!rt.trace_on)
 		return;
@@ -244,7 +245,7 @@ static void write_states(FILE *f)
 }
 
 /* Called once as the execution ends, either way. */
-void rt_trace_end(enum rt_fail_kind fail)
+static void trace_end(enum rt_fail_kind fail)
 {
 	if (!rt.trace_on)
 		return;
@@ -312,3 +313,27 @@ void rt_trace_end(enum rt_fail_kind fail)
 	fclose(f);
 	rt_own_work_end(self);
 }
+
+static bool trace_on(void)
+{
+	return rt.trace_on;
+}
+
+static void trace_sync(struct rt_thread *self, const struct rt_obj *obj, enum rt_sync what)
+{
+	(void)self, (void)obj;
+	if (what == RT_SYNC_SPURIOUS)
+		mark_spurious();
+}
+
+const struct rt_observer rt_trace_observer = {
+	.name = "trace",
+	.on = trace_on,
+	.begin = trace_begin,
+	.event = trace_event,
+	.decision = trace_decision,
+	.block = trace_block,
+	.sync = trace_sync,
+	.fail = trace_fail,
+	.end = trace_end,
+};
