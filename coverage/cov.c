@@ -1,10 +1,11 @@
 /* cov.c - the tracker: splits events into objects and granules, runs
  * HaPSet, MAP and reads-from on them, and emits each feature once per execution.
  *
- * Once: coverage is a set (ALGORITHMS.md: a run covers a pair or an
- * instance, or not), so the fuzzer must not see "the same pair, more
- * often" as something new. Cost per event: at most COV_GRANULES granules,
- * each a table probe, COV_LAST predecessors, and the pattern windows. */
+ * Once: coverage is a set (docs/design/algorithms.md, HaPSet and MAP: a
+ * run covers a pair or an instance, or not), so the fuzzer must not see
+ * "the same pair, more often" as something new. Cost per event: at most
+ * COV_GRANULES granules, each a table probe, COV_LAST predecessors, and the
+ * pattern windows. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -1,14 +1,16 @@
 /* cov.h - interleaving coverage: HaPSet pairs and MAP memory access
- * patterns (ALGORITHMS.md), computed from an execution's event stream.
+ * patterns (docs/design/algorithms.md), computed from an execution's event
+ * stream.
  *
  * The runtime feeds every executed event (cov_event) and receives each
  * feature it produces through a callback: the exporters turn features into
  * fuzzer map entries, the coverage report collects them. Pure logic, no
  * threads, no runtime internals: unit tests feed hand-made streams.
  *
- * Features are abstract (DESIGN.md, decision 9): sites, a local/remote flag,
- * a short call context and pattern ids, never thread ids or addresses, so
- * the same scenario gives the same feature in every run and process. */
+ * Features are abstract (docs/design/architecture.md, decision 9): sites,
+ * a local/remote flag, a short call context and pattern ids, never thread
+ * ids or addresses, so the same scenario gives the same feature in every
+ * run and process. */
 #ifndef SCHEDFUZZ_COV_H
 #define SCHEDFUZZ_COV_H
 
@@ -136,9 +138,10 @@ uint32_t cov_first_site(struct cov_state *s, uintptr_t addr);
 struct cov_var_sites {
 	uint64_t reads, writes;
 };
-/* TC over n variables (ALGORITHMS.md, MAP): the instances of patterns 1-8
- * per variable and of 9-17 per ordered pair of distinct variables, from
- * the numbers of read and write sites. An over-estimate by construction. */
+/* TC over n variables (docs/design/algorithms.md, MAP): the instances of
+ * patterns 1-8 per variable and of 9-17 per ordered pair of distinct
+ * variables, from the numbers of read and write sites. An over-estimate by
+ * construction. */
 double cov_map_total(const struct cov_var_sites *v, size_t n);
 /* The same, split by pattern: out[p] for p = 1..17 (out[0] unused). */
 void cov_map_total_by_pattern(const struct cov_var_sites *v, size_t n,

@@ -1,4 +1,5 @@
-/* hapset.c - learnHaPSets (ALGORITHMS.md, HaPSet; paper 000 section 3).
+/* hapset.c - learnHaPSets (docs/design/algorithms.md, HaPSet; paper 000
+ * section 3).
  *
  * A statement is (site, local/remote, the last c call sites). After every
  * event e_p by thread t on object o, for each other thread u whose last

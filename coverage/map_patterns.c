@@ -1,5 +1,6 @@
-/* map_patterns.c - MAP's 17 memory access patterns (ALGORITHMS.md, MAP;
- * paper 002 Table I), matched as an execution runs.
+/* map_patterns.c - MAP's 17 memory access patterns
+ * (docs/design/algorithms.md, MAP; paper 002 Table I), matched as an
+ * execution runs.
  *
  * A pattern is a sequence of steps (thread a or b, variable x or y, read or
  * write). Steps match in execution order, not necessarily adjacent, with

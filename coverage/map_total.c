@@ -1,6 +1,6 @@
 /* map_total.c - TC, MAP's estimate of how many pattern instances a program
- * has (ALGORITHMS.md, MAP), from the read sites Ir(x) and write sites Iw(x)
- * seen per variable:
+ * has (docs/design/algorithms.md, MAP), from the read sites Ir(x) and write
+ * sites Iw(x) seen per variable:
  *
  *   per variable x:   p1, p2: |Ir||Iw| each;  p3: |Iw|^2;  p4: |Ir|^2 |Iw|;
  *                     p5, p6, p7: |Ir| |Iw|^2 each;  p8: |Iw|^3

@@ -1,6 +1,6 @@
 /* rt_heap.c - the heap as PCTVB sees it: every block knows the call site
  * that allocated it, since all objects from one allocation site count as
- * one variable (ALGORITHMS.md, PCTVB).
+ * one variable (docs/design/algorithms.md, PCTVB).
  *
  * Blocks are tracked only while a plan counts variables (or coverage or a
  * trace names them) and only when a controlled thread allocates. Tracked

@@ -4,7 +4,7 @@
  * reproducer given to the harness itself, or a binary-exact input made on
  * another build that passed here.
  *
- * Every byte string is a valid schedule (DESIGN decision 8), so none of
+ * Every byte string is a valid schedule (docs/design/architecture.md, decision 8), so none of
  * this rejects or changes anything: it is a heuristic that speaks once per
  * process. An input looks like data when its first byte is not the genome
  * version (1), which every genome our tools write has (seeds, `schedfuzz

@@ -4,7 +4,7 @@
  * hash table grows) and are indexed by an open-addressing table. At the end
  * of an execution exactly the objects it touched are cleared: the cost of
  * a reset follows what the execution did, never how many objects the
- * process has ever seen (DESIGN: budgets). */
+ * process has ever seen (docs/design/architecture.md, decision 5). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  *     same; only libomp's spinning is skipped.
  *   - libomp keeps its workers in a pool across parallel regions, so they
  *     outlive a libFuzzer iteration, whose end waits for every thread it
- *     created (DESIGN decision 4: only threads created inside an iteration
+ *     created (docs/design/architecture.md, decision 4: only threads created inside an iteration
  *     are controlled). At the end of each iteration the runtime makes
  *     libomp release its resources (omp_pause_resource_all with
  *     omp_pause_hard, OpenMP 5.0): the workers are joined under control,

@@ -1,4 +1,4 @@
-/* rt_report.c - failure reports (DESIGN decision 10), and the entry points
+/* rt_report.c - failure reports (docs/design/architecture.md, decision 10), and the entry points
  * through which failures arrive: assertions, exit() (fatal signals come
  * through rt_signals.c).
  *

@@ -1119,7 +1119,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	 * with an access it never saw is a reversal it never tries (guided
 	 * run's reversal arm gives that up to run as replay does). PCTVB's
 	 * change points are its variables' n-th accesses, every access
-	 * counted (ALGORITHMS.md): the shadow keeps the variables it names
+	 * counted (docs/design/algorithms.md, PCTVB): the shadow keeps the variables it names
 	 * shared (rt_vars.c), once they are known. */
 	rt_vars_begin();
 	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log);

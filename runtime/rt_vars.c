@@ -1,4 +1,4 @@
-/* rt_vars.c - variables, as PCTVB counts them (ALGORITHMS.md, PCTVB).
+/* rt_vars.c - variables, as PCTVB counts them (docs/design/algorithms.md, PCTVB).
  *
  * While a plan counts variables, every memory event is mapped to its
  * variable: a tracked heap block's allocation site, else a global of the
@@ -16,7 +16,7 @@
  * O(1) by a generation number and holds what this execution touched.
  *
  * Which accesses are seen. A change point is "the j-th access to x", every
- * access to x counted, private ones too (ALGORITHMS.md): with only shared
+ * access to x counted, private ones too (docs/design/algorithms.md, PCTVB): with only shared
  * accesses counted, a corner variable's bug that needs a switch between
  * two accesses of one thread is lost (docs/cost.md). So the variables the
  * plan names are kept shared in the ownership shadow (rt_vars_watch),

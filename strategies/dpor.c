@@ -1,6 +1,6 @@
 /* dpor.c - dynamic partial-order reduction over one execution's log
- * (ALGORITHMS.md, DPOR; Flanagan-Godefroid as paper 000's Algorithms 2-5
- * restate it).
+ * (docs/design/algorithms.md, Systematic search; Flanagan-Godefroid as
+ * paper 000's Algorithms 2-5 restate it).
  *
  * After each execution, for every transition k of thread p and every
  * state s_i before it where p was enabled, FG's updateBacktrack looks for

@@ -5,9 +5,9 @@
  * fields whose zero would be meaningless (k, r, a_i) read 0 as 1. One
  * field is one run of bytes, so flipping a byte changes one parameter
  * (smooth), and sf_genome_encode inverts sf_genome_decode on canonical
- * plans (invertible; DESIGN decision 8). The header has the same size for
- * every kind, so that a mutation of the kind byte never moves the start of
- * the harness's data.
+ * plans (invertible; docs/design/architecture.md, decision 8). The header
+ * has the same size for every kind, so that a mutation of the kind byte
+ * never moves the start of the harness's data.
  *
  *   offset size  field
  *   0      1     version. Only v1 exists; any value decodes as v1 and the
@@ -31,9 +31,10 @@
  *                estimated by whoever wrote the genome; 0 reads as 1.
  *                Change points are read modulo k. k is part of the genome,
  *                never learned at run time, so an input decodes the same
- *                way in every process (DESIGN decision 7): the explorer and
- *                the seeds write their estimate here, and a fuzzer's
- *                mutations of it rescale the change points.
+ *                way in every process (docs/design/architecture.md,
+ *                decision 7): the explorer and the seeds write their
+ *                estimate here, and a fuzzer's mutations of it rescale the
+ *                change points.
  *   20     8     initial priority keys of threads 0..7 (higher runs first;
  *                ties, and threads 8 and up, are settled by the seed)
  *   28     4*7   change point words: how each kind reads them is in

@@ -1,4 +1,4 @@
-/* pct.c - where PCT's change points fall (ALGORITHMS.md, PCT).
+/* pct.c - where PCT's change points fall (docs/design/algorithms.md, PCT).
  *
  * Change point i (1 <= i <= d-1) is event 1 + cp[i-1] mod k and carries
  * priority value i, as in Burckhardt et al.: the genome's order is the

@@ -1,5 +1,5 @@
-/* pctvb.c - where PCTVB's change points fall (ALGORITHMS.md, PCTVB; 001
- * section 3).
+/* pctvb.c - where PCTVB's change points fall (docs/design/algorithms.md,
+ * PCTVB; 001 section 3).
  *
  * The plan names v variables x_1..x_v with estimated access counts a_i.
  * Change point word cp[i] mod (a_1 + ... + a_v) indexes the pairs (x, j),

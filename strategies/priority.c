@@ -1,5 +1,5 @@
 /* priority.c - priority scheduling, the engine of PCT, RPRO and PCTVB
- * (ALGORITHMS.md: PCT steps 1-4, thread bounding).
+ * (docs/design/algorithms.md: PCT, thread bounding).
  *
  * At every scheduling point the enabled thread with the highest priority
  * runs. Initial priorities come from one random permutation (changes.c);

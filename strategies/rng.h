@@ -1,7 +1,8 @@
 /* rng.h - the one pseudo-random generator every strategy draws from.
  *
  * xoshiro256** seeded through splitmix64: fast, well distributed, and fully
- * determined by a 64-bit seed taken from the genome (DESIGN decision 7). */
+ * determined by a 64-bit seed taken from the genome
+ * (docs/design/architecture.md, decision 7). */
 #ifndef SCHEDFUZZ_RNG_H
 #define SCHEDFUZZ_RNG_H
 

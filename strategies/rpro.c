@@ -1,5 +1,5 @@
-/* rpro.c - where RPRO's change points fall (ALGORITHMS.md, RPRO; 004
- * Algorithm 2).
+/* rpro.c - where RPRO's change points fall (docs/design/algorithms.md,
+ * RPRO; 004 Algorithm 2).
  *
  * The first change point is event k_1 = 1 + cp[0] mod k. Each of the other
  * d-2 is k_1 + delta, where cp[i] mod 2r picks delta in [-r, -1] or

@@ -1,5 +1,6 @@
 /* search.h - systematic exploration: every schedule of a program within a
- * bound, one execution at a time (ALGORITHMS.md, CHESS and DPOR).
+ * bound, one execution at a time (docs/design/algorithms.md, Systematic
+ * search).
  *
  * The search is stateless in CHESS's sense: it never stores a program
  * state, only the path of decisions that leads to it, and reaches a state

@@ -3,8 +3,9 @@
  * A strategy sees only what this header shows: a decoded plan, the set of
  * threads that may take the next step, and a few notifications. It never
  * sees runtime internals, so every strategy is testable without threads
- * (STYLE.md: strategies like shuttle, methods tables like SQLite). The
- * runtime, not the strategy, records every decision it makes. */
+ * (docs/design/style.md, Strategies: after shuttle, methods tables like
+ * SQLite). The runtime, not the strategy, records every decision it
+ * makes. */
 #ifndef SCHEDFUZZ_STRATEGY_H
 #define SCHEDFUZZ_STRATEGY_H
 

@@ -13,9 +13,10 @@ mkdir "$work/schedfuzz"
 	(cd "$src" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$work/schedfuzz")
 ln -s "$build" "$work/schedfuzz/build"
 cd "$work/schedfuzz"
-# Every page of docs/ is reachable from the README's map.
-for page in docs/*.md; do
+# Every page of docs/ and docs/design/ is reachable from the README's map.
+for page in docs/*.md docs/design/*.md; do
 	grep -qF "]($page)" README.md || { echo "FAIL: $page is not linked from the README"; exit 1; }
 done
 [ "$(wc -l <README.md)" -le 250 ] || { echo "FAIL: the README has grown past 250 lines"; exit 1; }
-exec python3 "$src/tests/docs/run_docs.py" "$work/schedfuzz" README.md docs/*.md scripts/bench/README.md
+exec python3 "$src/tests/docs/run_docs.py" "$work/schedfuzz" README.md docs/*.md docs/design/*.md \
+	scripts/bench/README.md

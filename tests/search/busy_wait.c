@@ -1,8 +1,9 @@
-/* busy_wait.c - ALGORITHMS.md's busy-wait example (paper 000, Fig. 3):
- * t1 loops lock(a); tmp = x; unlock(a) until tmp != 0, t2 does lock(a);
- * x = 1; unlock(a). Runs that differ only in the number of iterations
- * teach the same HaPSets, so a guided search stops after a few, while
- * plain DPOR explores every count it can tell apart.
+/* busy_wait.c - the busy-wait example of docs/design/algorithms.md,
+ * HaPSet (paper 000, Fig. 3): t1 loops lock(a); tmp = x; unlock(a) until
+ * tmp != 0, t2 does lock(a); x = 1; unlock(a). Runs that differ only in
+ * the number of iterations teach the same HaPSets, so a guided search
+ * stops after a few, while plain DPOR explores every count it can tell
+ * apart.
  *
  * Planted bug (without -DFIXED): t2 sets y only after its unlock, and t1
  * asserts y once it leaves the loop, so t1 fails if it sees x = 1 between

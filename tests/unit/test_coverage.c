@@ -1,7 +1,7 @@
 /* test_coverage.c - HaPSet, MAP and reads-from on hand-made event streams:
- * the worked examples of ALGORITHMS.md as exact test vectors, every one of
- * the 17 patterns, TC, reads-from's worked cases, and the abstractions
- * features rely on. */
+ * the worked examples of docs/design/algorithms.md as exact test vectors,
+ * every one of the 17 patterns, TC, reads-from's worked cases, and the
+ * abstractions features rely on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

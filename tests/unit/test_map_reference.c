@@ -1,12 +1,12 @@
 /* test_map_reference.c - MAP's matcher against a reference written
- * straight from the definition (ALGORITHMS.md, MAP; coverage/map_patterns.c
- * states the bounds): for each access, every ordered choice of earlier
- * steps within the bounds (the variable's last COV_HIST accesses for
- * patterns 1-8, the execution's last COV_WINDOW for 9-17), classified by
- * the patterns' own text. On random and loop-shaped streams the matcher
- * must emit exactly the reference's set, each feature once: its shortcuts
- * (docs/cost.md) may skip work, never an instance. Every access here is a
- * whole aligned word, so a variable is a granule. */
+ * straight from the definition (docs/design/algorithms.md, MAP;
+ * coverage/map_patterns.c states the bounds): for each access, every
+ * ordered choice of earlier steps within the bounds (the variable's last
+ * COV_HIST accesses for patterns 1-8, the execution's last COV_WINDOW for
+ * 9-17), classified by the patterns' own text. On random and loop-shaped
+ * streams the matcher must emit exactly the reference's set, each feature
+ * once: its shortcuts (docs/cost.md) may skip work, never an instance.
+ * Every access here is a whole aligned word, so a variable is a granule. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
