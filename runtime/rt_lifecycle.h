@@ -62,6 +62,9 @@ RT_HIDDEN bool rt_signal_interrupts(const struct rt_thread *t);
  * would take it (one waiting for it in sigwait, else the first whose mask
  * lets it through, else the first). */
 RT_HIDDEN void rt_signal_to_process(int sig);
+/* Would sig sent to the process now end it (its default action ends it,
+ * no thread waits for it, and some thread lets it through)? */
+RT_HIDDEN bool rt_signal_would_end(int sig);
 
 /* ---- rt_time.c ------------------------------------------------------------ */
 
@@ -71,6 +74,17 @@ RT_HIDDEN void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site);
 
 /* ---- rt_alarm.c: alarm and setitimer(ITIMER_REAL) in virtual time -------- */
 
+/* Virtual ns per scheduling point: the clock of timers moves with
+ * computation too, 10 million points a virtual second (docs/lifecycle.md). */
+#define RT_STEP_NS 100u
+/* The step at which the armed timer is due if nobody sleeps before;
+ * UINT64_MAX with none armed. point() calls rt_vtime_steps once rt.step
+ * reaches it. */
+extern uint64_t rt_timer_step RT_HIDDEN;
+RT_HIDDEN void rt_vtime_steps(void);
+/* Self is about to wait for a signal: the schedule decides whether the
+ * armed timer is past due already, and fires it then. */
+RT_HIDDEN void rt_vtime_before_signal_wait(void);
 /* Virtual time passes by ns (a sleep): fire timers it passed. */
 RT_HIDDEN void rt_vtime_advance(uint64_t ns);
 /* No thread can run: if a timer is armed, let time jump to it and fire
@@ -92,8 +106,9 @@ static inline void rt_lifecycle_reset(void)
 /* For the systematic search (rt_search.c): does ev's transition depend on
  * every other? A cancel or a signal acts at whichever point of its target
  * comes next, a child process and a spawned command are outside the
- * model, and while a timer is armed every sleep moves the clock that
- * fires it: DPOR must try them everywhere. */
+ * model, and while a timer is armed every step moves the clock that
+ * fires it, at the point of whichever thread takes that step: DPOR must
+ * try them everywhere. */
 static inline bool rt_lifecycle_global(enum rt_ev ev)
 {
 	switch (ev) {
@@ -106,10 +121,8 @@ static inline bool rt_lifecycle_global(enum rt_ev ev)
 	case EV_WAITPID:
 	case EV_SPAWN:
 		return true;
-	case EV_SLEEP:
-		return rt_vtime_armed();
 	default:
-		return false;
+		return rt_vtime_armed();
 	}
 }
 
