@@ -1,11 +1,15 @@
 /* rt_kill.c - signals between controlled threads, modelled.
  *
- * pthread_kill to another controlled thread (and kill(getpid(), sig) or a
- * timer, which target the process) is a scheduling point of the sender
- * that leaves the signal pending on the target, in the model only. The
- * target runs its handler at its next scheduling point at which it is not
- * blocked (rt_point calls rt_signal_deliver first): when that is, the
- * schedule decides, as it decides when the target runs at all. Delivery
+ * pthread_kill to another controlled thread (and kill(getpid(), sig),
+ * sigqueue or a timer, which target the process: the schedule picks the
+ * thread that takes it) is a scheduling point of the sender that leaves
+ * the signal pending on the target, in the model only. The target runs
+ * its handler at its next scheduling point at which it is not blocked
+ * (rt_point calls rt_signal_deliver first), or on entry to a call that
+ * changes its mask or waits for a signal, whichever comes first: when
+ * that is, the schedule decides, as it decides when the target runs at
+ * all, and a handler can run between a check of its flag and the wait
+ * (the lost signal of `while (!got) pause();`). Delivery
  * is the real one, to itself (tgkill on the running thread is delivered
  * before the call returns), so the program's sigaction, its mask, sa_mask,
  * SA_RESETHAND and SA_SIGINFO all behave as without us; a signal the
@@ -306,6 +310,16 @@ RT_EXPORT int pthread_kill(pthread_t th, int sig)
 	return 0;
 }
 
+void rt_signal_queue_to_process(int sig, const union sigval *value)
+{
+	queued &= ~bit(sig);
+	if (value) {
+		queued |= bit(sig);
+		queued_value[sig] = *value;
+	}
+	rt_signal_to_process(sig);
+}
+
 bool rt_signal_would_end(int sig)
 {
 	for (int i = 0; i < rt.nthreads; i++)
@@ -329,12 +343,7 @@ static bool send_to_process(struct rt_thread *self, int sig, const union sigval 
 		waited |= waits_for(&rt.threads[i], sig);
 	if (disposition_of(sig) == D_IGNORE && !waited && anyone_open(sig))
 		return true; /* discarded, as the kernel discards it */
-	queued &= ~bit(sig);
-	if (value) {
-		queued |= bit(sig);
-		queued_value[sig] = *value;
-	}
-	rt_signal_to_process(sig);
+	rt_signal_queue_to_process(sig, value);
 	return true;
 }
 

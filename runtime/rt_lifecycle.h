@@ -12,6 +12,8 @@
 #ifndef SCHEDFUZZ_RT_LIFECYCLE_H
 #define SCHEDFUZZ_RT_LIFECYCLE_H
 
+#include <signal.h>
+
 #include "rt_internal.h"
 
 /* The calling thread, if its calls are to be modelled: a controlled
@@ -62,6 +64,9 @@ RT_HIDDEN bool rt_signal_interrupts(const struct rt_thread *t);
  * would take it (one waiting for it in sigwait, else the first whose mask
  * lets it through, else the first). */
 RT_HIDDEN void rt_signal_to_process(int sig);
+/* The same with sigqueue's or a timer's value (NULL: none), which an
+ * SA_SIGINFO handler and sigwaitinfo then see. */
+RT_HIDDEN void rt_signal_queue_to_process(int sig, const union sigval *value);
 /* Would sig sent to the process now end it (its default action ends it,
  * no thread waits for it, and some thread lets it through)? */
 RT_HIDDEN bool rt_signal_would_end(int sig);
@@ -82,6 +87,21 @@ RT_HIDDEN void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site);
  * reaches it. */
 extern uint64_t rt_timer_step RT_HIDDEN;
 RT_HIDDEN void rt_vtime_steps(void);
+/* The virtual timers: slot 0 is alarm/setitimer's, the others
+ * timer_create's (rt_timer.c), SIGEV_SIGNAL ones, per execution. */
+#define RT_VTIMERS 33
+/* A free slot for a timer that sends sig, or -1; and the value it sends
+ * with it. */
+RT_HIDDEN int rt_vtime_timer_new(int sig);
+RT_HIDDEN void rt_vtime_timer_value(int slot, union sigval value);
+RT_HIDDEN bool rt_vtime_timer_valid(int slot);
+RT_HIDDEN void rt_vtime_timer_delete(int slot);
+/* ns until it fires (0: disarmed) and its interval. */
+RT_HIDDEN void rt_vtime_timer_get(int slot, uint64_t *value, uint64_t *interval);
+/* Armed to fire in value ns (0: disarm), then every interval ns. */
+RT_HIDDEN void rt_vtime_timer_set(int slot, uint64_t value, uint64_t interval);
+/* Expiries missed at its last one. */
+RT_HIDDEN int rt_vtime_timer_overrun(int slot);
 /* Self is about to wait for a signal: the schedule decides whether the
  * armed timer is past due already, and fires it then. */
 RT_HIDDEN void rt_vtime_before_signal_wait(void);
