@@ -644,6 +644,10 @@ RT_HIDDEN void rt_tls_check(void);
 RT_HIDDEN void rt_tls_reset(void);
 RT_HIDDEN void rt_cancel_defaults(void);
 RT_HIDDEN void rt_signal_mask_set(const sigset_t *mask);
+/* rt_kill.c: a thread of the runtime's own (watchdog, pool), started with
+ * every signal blocked, so that no signal meant for the program lands
+ * on it. */
+RT_HIDDEN int rt_create_unsignalled(pthread_t *th, void *(*fn)(void *), void *arg);
 RT_HIDDEN void rt_futex_wait(_Atomic uint32_t *word, uint32_t val);
 RT_HIDDEN void rt_futex_wake(_Atomic uint32_t *word);
 RT_HIDDEN void rt_park(_Atomic uint32_t *go);

@@ -1,11 +1,15 @@
 /* rt_kill.c - signals between controlled threads, modelled.
  *
- * pthread_kill to another controlled thread (and kill(getpid(), sig) or a
- * timer, which target the process) is a scheduling point of the sender
- * that leaves the signal pending on the target, in the model only. The
- * target runs its handler at its next scheduling point at which it is not
- * blocked (rt_point calls rt_signal_deliver first): when that is, the
- * schedule decides, as it decides when the target runs at all. Delivery
+ * pthread_kill to another controlled thread (and kill(getpid(), sig),
+ * sigqueue or a timer, which target the process: the schedule picks the
+ * thread that takes it) is a scheduling point of the sender that leaves
+ * the signal pending on the target, in the model only. The target runs
+ * its handler at its next scheduling point at which it is not blocked
+ * (rt_point calls rt_signal_deliver first), or on entry to a call that
+ * changes its mask or waits for a signal, whichever comes first: when
+ * that is, the schedule decides, as it decides when the target runs at
+ * all, and a handler can run between a check of its flag and the wait
+ * (the lost signal of `while (!got) pause();`). Delivery
  * is the real one, to itself (tgkill on the running thread is delivered
  * before the call returns), so the program's sigaction, its mask, sa_mask,
  * SA_RESETHAND and SA_SIGINFO all behave as without us; a signal the
@@ -43,6 +47,11 @@ static int real_mask(int how, const sigset_t *set, sigset_t *old)
 #define REAL_MASK real_mask
 
 uint64_t rt_proc_sig_pending;
+/* Pending signals that sigqueue sent (bit sig - 1), with their values: the
+ * model keeps one instance of each pending signal, as the kernel does for
+ * the standard ones. */
+static uint64_t queued;
+static union sigval queued_value[SIG_MAX + 1];
 
 static uint64_t bit(int sig)
 {
@@ -109,27 +118,70 @@ static uint64_t blocked_of(const struct rt_thread *t)
 	return bits_of(&t->sig_mask);
 }
 
-static int keep_mask(int r)
+/* Signals pending for self that its mask lets through are delivered
+ * now: a call that changes the mask or waits for a signal is a moment at
+ * which the kernel would have delivered them already (they were sent
+ * while self stood at its last point), so a handler can run between a
+ * check of its flag and such a call, as it can natively. */
+static void deliver_now(struct rt_thread *self)
 {
-	struct rt_thread *self = rt_modelled_self();
+	if ((self->sig_pending | rt_proc_sig_pending) && self->wait == W_NONE)
+		rt_signal_deliver(self);
+}
+
+/* On entry to a wait for signals: the timer may be past due, and what is
+ * pending and let through runs its handler before the wait. */
+static void before_wait(struct rt_thread *self)
+{
+	rt_vtime_before_signal_wait();
+	deliver_now(self);
+}
+
+/* The real mask changed and self's copy with it, nothing delivered. */
+static int set_mask(struct rt_thread *self, int how, const sigset_t *set, sigset_t *old)
+{
+	int r = REAL_MASK(how, set, old);
 	if (self && r == 0)
 		REAL_MASK(SIG_BLOCK, NULL, &self->sig_mask);
 	return r;
 }
 
+/* As POSIX says of pthread_sigmask: a pending signal it unblocks is
+ * delivered before it returns. */
+static int change_mask(int how, const sigset_t *set, sigset_t *old)
+{
+	struct rt_thread *self = rt_modelled_self();
+	if (self && set)
+		deliver_now(self);
+	int r = set_mask(self, how, set, old);
+	if (self && set && r == 0)
+		deliver_now(self);
+	return r;
+}
+
 RT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	return keep_mask(REAL_MASK(how, set, old));
+	return change_mask(how, set, old);
 }
 
 RT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	int r = REAL_MASK(how, set, old);
+	int r = change_mask(how, set, old);
 	if (r != 0) {
 		errno = r;
 		return -1;
 	}
-	return keep_mask(0);
+	return 0;
+}
+
+int rt_create_unsignalled(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	REAL_MASK(SIG_SETMASK, &all, &old);
+	int r = REAL(pthread_create)(th, NULL, fn, arg);
+	REAL_MASK(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 /* The calling kernel thread's mask, set as the runtime's own business. */
@@ -141,6 +193,7 @@ void rt_signal_mask_set(const sigset_t *mask)
 void rt_signal_reset(void)
 {
 	rt_proc_sig_pending = 0;
+	queued = 0;
 	REAL_MASK(SIG_BLOCK, NULL, &rt.threads[0].sig_mask);
 }
 
@@ -155,37 +208,46 @@ static void pend(struct rt_thread *t, int sig)
 	rt_changed();
 }
 
+/* How t would take a process-directed sig: 1 in sigwait for it, 2 not
+ * blocking it and not waiting, 3 not blocking it and in a wait the
+ * handler interrupts, 4 in sigwait for other signals (a handler does
+ * not interrupt it here), 0 not at all. */
+static int taker_rank(const struct rt_thread *t, int sig)
+{
+	if (t->state != T_LIVE)
+		return 0;
+	if (waits_for(t, sig))
+		return 1;
+	if (blocked_of(t) & bit(sig))
+		return 0;
+	return t->wait == W_NONE ? 2 : t->wait != W_SIGNAL ? 3 : 4;
+}
+
 /* The kernel gives a process-directed signal to any thread that does not
- * block it; the model takes the first one in sigwait for it, else the
- * first that lets it through and is not blocked in a wait (a handler
- * runs only between waits here), else the first that lets it through;
- * if all block it, it stays pending on the process (rt_proc_sig_pending)
- * for a sigwait or an unblock to take. */
+ * block it (a thread in sigwait for it counts as one: the wait unblocks
+ * it). Which one, where several could, is a schedule decision; the first
+ * candidate, the default, is the model's earlier pick: one in sigwait for
+ * it, else one that is not blocked in a wait, else any. If all block it,
+ * it stays pending on the process (rt_proc_sig_pending) for a sigwait or
+ * an unblock to take. */
 void rt_signal_to_process(int sig)
 {
-	struct rt_thread *open = NULL, *running = NULL;
-	for (int i = 0; i < rt.nthreads; i++) {
-		struct rt_thread *t = &rt.threads[i];
-		if (t->state != T_LIVE)
-			continue;
-		if (waits_for(t, sig)) {
-			pend(t, sig);
-			return;
-		}
-		if ((!running || !open) && !(blocked_of(t) & bit(sig))) {
-			if (!open)
-				open = t;
-			if (!running && t->wait == W_NONE)
-				running = t;
-		}
-	}
-	struct rt_thread *to = running ? running : open;
-	if (to) {
-		pend(to, sig);
-	} else {
+	struct rt_thread *cand[RT_MAX_THREADS];
+	int n = 0;
+	for (int rank = 1; rank <= 3; rank++)
+		for (int i = 0; i < rt.nthreads; i++)
+			if (taker_rank(&rt.threads[i], sig) == rank)
+				cand[n++] = &rt.threads[i];
+	if (n == 0) /* one in a wait for other signals only: it runs the handler after */
+		for (int i = 0; i < rt.nthreads; i++)
+			if (taker_rank(&rt.threads[i], sig) == 4)
+				cand[n++] = &rt.threads[i];
+	if (n == 0) {
 		rt_proc_sig_pending |= bit(sig);
 		rt_changed();
+		return;
 	}
+	pend(cand[n == 1 ? 0 : rt_choose(STRAT_CHOOSE_WAKER, (uint32_t)n)], sig);
 }
 
 /* Does some live controlled thread let sig through? */
@@ -216,7 +278,14 @@ void rt_signal_deliver(struct rt_thread *self)
 		else
 			rt_proc_sig_pending &= ~bit(sig);
 		rt_point(self, EV_SIGNAL, 0, NULL, 0, self->site);
-		real_pthread_kill(pthread_self(), sig); /* the handler runs before this returns */
+		/* The handler runs before this returns, with sigqueue's value
+		 * if it came from there. */
+		if (queued & bit(sig)) {
+			queued &= ~bit(sig);
+			pthread_sigqueue(pthread_self(), sig, queued_value[sig]);
+		} else {
+			real_pthread_kill(pthread_self(), sig);
+		}
 	}
 }
 
@@ -241,24 +310,64 @@ RT_EXPORT int pthread_kill(pthread_t th, int sig)
 	return 0;
 }
 
+void rt_signal_queue_to_process(int sig, const union sigval *value)
+{
+	queued &= ~bit(sig);
+	if (value) {
+		queued |= bit(sig);
+		queued_value[sig] = *value;
+	}
+	rt_signal_to_process(sig);
+}
+
+bool rt_signal_would_end(int sig)
+{
+	for (int i = 0; i < rt.nthreads; i++)
+		if (waits_for(&rt.threads[i], sig))
+			return false;
+	return disposition_of(sig) == D_FATAL && anyone_open(sig);
+}
+
+/* kill(getpid()) and sigqueue(getpid()) from a controlled thread: a
+ * scheduling point of the sender, then the signal is the process's (value:
+ * sigqueue's, NULL for kill). False if it must be sent for real: the
+ * process ends by it, reported as before. */
+static bool send_to_process(struct rt_thread *self, int sig, const union sigval *value,
+			    const void *site)
+{
+	if (rt_signal_would_end(sig))
+		return false;
+	rt_point(self, EV_KILL, 0, NULL, 0, site);
+	bool waited = false; /* as things stand after the point */
+	for (int i = 0; i < rt.nthreads; i++)
+		waited |= waits_for(&rt.threads[i], sig);
+	if (disposition_of(sig) == D_IGNORE && !waited && anyone_open(sig))
+		return true; /* discarded, as the kernel discards it */
+	rt_signal_queue_to_process(sig, value);
+	return true;
+}
+
 RT_EXPORT int kill(pid_t pid, int sig)
 {
 	static int (*real)(pid_t, int);
 	if (!real)
 		real = NEXT(int (*)(pid_t, int), "kill");
 	struct rt_thread *self = rt_modelled_self();
-	if (!self || pid != getpid() || sig < 1 || sig > SIG_MAX)
+	if (!self || pid != getpid() || sig < 1 || sig > SIG_MAX ||
+	    !send_to_process(self, sig, NULL, RT_CALLER()))
 		return real(pid, sig);
-	bool waited = false;
-	for (int i = 0; i < rt.nthreads; i++)
-		waited |= waits_for(&rt.threads[i], sig);
-	enum disposition d = disposition_of(sig);
-	bool open = anyone_open(sig);
-	if (d == D_FATAL && !waited && open)
-		return real(pid, sig); /* the process ends, reported as before */
-	rt_point(self, EV_KILL, 0, NULL, 0, RT_CALLER());
-	if (d != D_IGNORE || waited || !open)
-		rt_signal_to_process(sig);
+	return 0;
+}
+
+RT_EXPORT int sigqueue(pid_t pid, int sig, const union sigval value)
+{
+	static int (*real)(pid_t, int, const union sigval);
+	if (!real)
+		real = NEXT(int (*)(pid_t, int, const union sigval), "sigqueue");
+	struct rt_thread *self = rt_modelled_self();
+	if (!self || pid != getpid() || sig < 1 || sig > SIG_MAX ||
+	    !send_to_process(self, sig, &value, RT_CALLER()))
+		return real(pid, sig, value);
 	return 0;
 }
 
@@ -303,6 +412,7 @@ static int take(struct rt_thread *self, const sigset_t *set, siginfo_t *info, bo
 	siginfo_t local;
 	if (!info)
 		info = &local;
+	before_wait(self); /* a signal it lets through ran its handler first */
 	int sig = real_pending(set, info);
 	if (sig)
 		return sig;
@@ -316,6 +426,11 @@ static int take(struct rt_thread *self, const sigset_t *set, siginfo_t *info, bo
 	rt_memset(info, 0, sizeof *info);
 	info->si_signo = sig;
 	info->si_code = SI_TKILL;
+	if (queued & bit(sig)) {
+		queued &= ~bit(sig);
+		info->si_code = SI_QUEUE;
+		info->si_value = queued_value[sig];
+	}
 	info->si_pid = getpid();
 	info->si_uid = getuid();
 	return sig;
@@ -357,7 +472,9 @@ RT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct ti
 }
 
 /* pause and sigsuspend: wait for a signal the mask lets through, run its
- * handler, return -1 with EINTR. */
+ * handler, return -1 with EINTR. One that the mask let through before the
+ * call ran its handler before it (deliver_now), and is no reason to
+ * return: the lost signal of a check-then-pause. */
 static int suspend(struct rt_thread *self, const void *site)
 {
 	sigset_t cur;
@@ -373,6 +490,7 @@ RT_EXPORT int pause(void)
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
 		return NEXT(int (*)(void), "pause")();
+	before_wait(self);
 	return suspend(self, RT_CALLER());
 }
 
@@ -381,10 +499,11 @@ RT_EXPORT int sigsuspend(const sigset_t *mask)
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
 		return NEXT(int (*)(const sigset_t *), "sigsuspend")(mask);
+	before_wait(self);
 	sigset_t old;
-	pthread_sigmask(SIG_SETMASK, mask, &old);
+	set_mask(self, SIG_SETMASK, mask, &old); /* and wait, in one step */
 	int r = suspend(self, RT_CALLER());
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	set_mask(self, SIG_SETMASK, &old, NULL);
 	errno = EINTR;
 	return r;
 }

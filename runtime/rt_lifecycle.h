@@ -12,6 +12,8 @@
 #ifndef SCHEDFUZZ_RT_LIFECYCLE_H
 #define SCHEDFUZZ_RT_LIFECYCLE_H
 
+#include <signal.h>
+
 #include "rt_internal.h"
 
 /* The calling thread, if its calls are to be modelled: a controlled
@@ -62,6 +64,12 @@ RT_HIDDEN bool rt_signal_interrupts(const struct rt_thread *t);
  * would take it (one waiting for it in sigwait, else the first whose mask
  * lets it through, else the first). */
 RT_HIDDEN void rt_signal_to_process(int sig);
+/* The same with sigqueue's or a timer's value (NULL: none), which an
+ * SA_SIGINFO handler and sigwaitinfo then see. */
+RT_HIDDEN void rt_signal_queue_to_process(int sig, const union sigval *value);
+/* Would sig sent to the process now end it (its default action ends it,
+ * no thread waits for it, and some thread lets it through)? */
+RT_HIDDEN bool rt_signal_would_end(int sig);
 
 /* ---- rt_time.c ------------------------------------------------------------ */
 
@@ -71,6 +79,32 @@ RT_HIDDEN void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site);
 
 /* ---- rt_alarm.c: alarm and setitimer(ITIMER_REAL) in virtual time -------- */
 
+/* Virtual ns per scheduling point: the clock of timers moves with
+ * computation too, 10 million points a virtual second (docs/lifecycle.md). */
+#define RT_STEP_NS 100u
+/* The step at which the armed timer is due if nobody sleeps before;
+ * UINT64_MAX with none armed. point() calls rt_vtime_steps once rt.step
+ * reaches it. */
+extern uint64_t rt_timer_step RT_HIDDEN;
+RT_HIDDEN void rt_vtime_steps(void);
+/* The virtual timers: slot 0 is alarm/setitimer's, the others
+ * timer_create's (rt_timer.c), SIGEV_SIGNAL ones, per execution. */
+#define RT_VTIMERS 33
+/* A free slot for a timer that sends sig, or -1; and the value it sends
+ * with it. */
+RT_HIDDEN int rt_vtime_timer_new(int sig);
+RT_HIDDEN void rt_vtime_timer_value(int slot, union sigval value);
+RT_HIDDEN bool rt_vtime_timer_valid(int slot);
+RT_HIDDEN void rt_vtime_timer_delete(int slot);
+/* ns until it fires (0: disarmed) and its interval. */
+RT_HIDDEN void rt_vtime_timer_get(int slot, uint64_t *value, uint64_t *interval);
+/* Armed to fire in value ns (0: disarm), then every interval ns. */
+RT_HIDDEN void rt_vtime_timer_set(int slot, uint64_t value, uint64_t interval);
+/* Expiries missed at its last one. */
+RT_HIDDEN int rt_vtime_timer_overrun(int slot);
+/* Self is about to wait for a signal: the schedule decides whether the
+ * armed timer is past due already, and fires it then. */
+RT_HIDDEN void rt_vtime_before_signal_wait(void);
 /* Virtual time passes by ns (a sleep): fire timers it passed. */
 RT_HIDDEN void rt_vtime_advance(uint64_t ns);
 /* No thread can run: if a timer is armed, let time jump to it and fire
@@ -92,8 +126,9 @@ static inline void rt_lifecycle_reset(void)
 /* For the systematic search (rt_search.c): does ev's transition depend on
  * every other? A cancel or a signal acts at whichever point of its target
  * comes next, a child process and a spawned command are outside the
- * model, and while a timer is armed every sleep moves the clock that
- * fires it: DPOR must try them everywhere. */
+ * model, and while a timer is armed every step moves the clock that
+ * fires it, at the point of whichever thread takes that step: DPOR must
+ * try them everywhere. */
 static inline bool rt_lifecycle_global(enum rt_ev ev)
 {
 	switch (ev) {
@@ -106,10 +141,8 @@ static inline bool rt_lifecycle_global(enum rt_ev ev)
 	case EV_WAITPID:
 	case EV_SPAWN:
 		return true;
-	case EV_SLEEP:
-		return rt_vtime_armed();
 	default:
-		return false;
+		return rt_vtime_armed();
 	}
 }
 

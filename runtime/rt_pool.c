@@ -200,10 +200,10 @@ static struct rt_pooled *grow(struct rt_thread *t, size_t size, size_t guard)
 		return NULL;
 	rt_memset(p, 0, sizeof *p);
 	atomic_store_explicit(&p->state, K_BUSY, memory_order_relaxed);
-	p->mask = t->sig_mask; /* the creator's, which the kernel thread inherits */
+	sigfillset(&p->mask); /* it takes no signal until a thread runs there */
 	p->size = size;
 	p->guard = guard;
-	if (REAL(pthread_create)(&p->real, NULL, kernel_thread, p) != 0) {
+	if (rt_create_unsignalled(&p->real, kernel_thread, p) != 0) {
 		p->vacant = true;
 		return NULL;
 	}

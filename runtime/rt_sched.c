@@ -562,6 +562,8 @@ static inline __attribute__((always_inline)) void point(struct rt_thread *self, 
 	 * and then. */
 	if (RT_UNLIKELY(rt.npolled) && (rt.step & 63) == 0)
 		rt.dirty = true;
+	if (RT_UNLIKELY(rt.step >= rt_timer_step))
+		rt_vtime_steps(); /* computation moved the clock past a timer */
 	if (RT_UNLIKELY(self->sig_pending | rt_proc_sig_pending) && self->wait == W_NONE)
 		rt_signal_deliver(self); /* before its operation, as the kernel would */
 	if (!only_self(self)) {
@@ -716,13 +718,14 @@ static inline __attribute__((always_inline)) bool fires_nothing(void)
 }
 
 /* Nothing to do at a memory access's point but log it: no report under
- * way, no wait the kernel ends to look at, no signal to deliver, self the
- * only candidate, no change point due, and no coverage, trace or search
- * listening. */
+ * way, no wait the kernel ends to look at, no signal to deliver, no timer
+ * due, self the only candidate, no change point due, and no coverage,
+ * trace or search listening. */
 static inline __attribute__((always_inline)) bool point_only_logs(const struct rt_thread *self)
 {
 	return !(rt.reported | rt.observed | self->trying) && !rt.npolled &&
-	       !(self->sig_pending | rt_proc_sig_pending) && only_self(self) && fires_nothing();
+	       !(self->sig_pending | rt_proc_sig_pending) && rt.step < rt_timer_step &&
+	       only_self(self) && fires_nothing();
 }
 
 /* ... and the retries below the livelock bound: the events logged then

@@ -277,10 +277,8 @@ static void *watch(void *arg)
 	for (int i = 0; i < CPU_SETSIZE; i++)
 		CPU_SET(i, &all);
 	sched_setaffinity(0, sizeof all, &all);
-	/* Signals sent to the process are the program's threads' to take. */
-	sigset_t none;
-	sigfillset(&none);
-	pthread_sigmask(SIG_BLOCK, &none, NULL);
+	/* It blocks every signal from its start (rt_create_unsignalled):
+	 * signals sent to the process are the program's threads' to take. */
 
 	uint64_t period = 1000000000ull;
 	if (wd.stall_ns && wd.stall_ns / 4 < period)
@@ -397,7 +395,7 @@ static void start(void)
 	void *frame;
 	rt_backtrace(&frame, 1);
 	pthread_t th;
-	if (REAL(pthread_create)(&th, NULL, watch, NULL) == 0)
+	if (rt_create_unsignalled(&th, watch, NULL) == 0)
 		REAL(pthread_detach)(th);
 }
 

@@ -1,5 +1,5 @@
 /* alarm: timers in virtual time. A worker sleeps in steps of 100 ms until
- * the 1 s alarm's handler has run; main then waits in pause() for a
+ * the 1 s alarm's handler has run; main then waits in sigsuspend for a
  * 250 ms one-shot setitimer while nobody sleeps, so time must jump to it.
  * alarm(0) reports what was left and cancels. */
 #include <assert.h>
@@ -42,10 +42,18 @@ int main(void)
 	pthread_create(&t, NULL, sleeper, NULL);
 	pthread_join(t, NULL);
 	assert(atomic_load(&fired) == 1);
+	/* Blocked while the flag is checked, let through only inside
+	 * sigsuspend: a check-then-pause would lose an alarm that goes off
+	 * between the two (lost_alarm.c). */
+	sigset_t alrm, old;
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &alrm, &old);
 	struct itimerval quarter = { .it_value = { 0, 250000 } };
 	setitimer(ITIMER_REAL, &quarter, NULL);
 	while (atomic_load(&fired) == 1)
-		pause();
+		sigsuspend(&old);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	assert(atomic_load(&fired) == 2);
 	return 0;
 }
