@@ -132,6 +132,7 @@ struct rt_obj {
 			struct rt_thread *owner; /* NULL when free */
 			int count;               /* recursion depth, >= 1 when owned */
 			int kind;                /* PTHREAD_MUTEX_{NORMAL,RECURSIVE,ERRORCHECK} */
+			int users; /* glibc's __nusers: takes less releases; a stray unlock counts too */
 		} mutex;
 		struct { /* O_RWLOCK */
 			struct rt_thread *writer;

@@ -43,6 +43,7 @@
 
 #include "rt_anchor.h"
 #include "rt_internal.h"
+#include "rt_warn.h"
 #include "rt_own.h"
 #include "rt_lifecycle.h"
 
@@ -1163,6 +1164,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_vars_begin();
 	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log);
 	rt_lifecycle_reset();
+	rt_warn_exec_begin();
 	rt_cov_begin();
 	rt_trace_begin();
 	rt_record_open();
