@@ -17,15 +17,25 @@
  * destructors from the handler it registered before main's
  * constructors ran, so after all of the program's own). Left out: the
  * destructors of shared libraries, which run after it, and a harness's
- * exit (the engine's business). */
+ * exit (the engine's business).
+ *
+ * In the ASan mode LeakSanitizer's exit-time check runs first, from the
+ * executable's own destructors, and takes the exiting thread out of
+ * control for good (rt_sanitizer.c): the last point is made there, before
+ * it, and libomp's workers are joined under control then too. */
 #define _GNU_SOURCE
 #include "rt_internal.h"
 #include "rt_lifecycle.h"
 
-__attribute__((destructor(101))) static void last_point(void)
+void rt_exit_last_point(void)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self || rt.harness)
 		return;
 	rt_point(self, EV_PROC_EXIT, 0, NULL, 0, NULL);
+}
+
+__attribute__((destructor(101))) static void last_point(void)
+{
+	rt_exit_last_point();
 }

@@ -63,6 +63,13 @@ RT_HIDDEN bool rt_signal_interrupts(const struct rt_thread *t);
  * lets it through, else the first). */
 RT_HIDDEN void rt_signal_to_process(int sig);
 
+/* ---- rt_exit.c ------------------------------------------------------------ */
+
+/* The process ends: every exit handler has run on the exiting thread, which
+ * is still controlled. A scheduling point at which the other threads may
+ * still run, as they do until the kernel ends them. */
+RT_HIDDEN void rt_exit_last_point(void);
+
 /* ---- rt_time.c ------------------------------------------------------------ */
 
 /* A sleep of ns: a cancellation point, a scheduling point, and ns of

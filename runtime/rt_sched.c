@@ -1083,6 +1083,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	static uintptr_t main_stack_lo, main_stack_size;
 	static pthread_t main_thread;
 	rt_init();
+	rt_openmp_exec_begin();
 
 	for (int i = 0; i < rt.nthreads; i++)
 		rt_memset(&rt.threads[i], 0, sizeof rt.threads[i]);
