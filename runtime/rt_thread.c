@@ -310,11 +310,18 @@ static struct rt_thread *joiner_of(const struct rt_thread *t)
 	return NULL;
 }
 
-/* A join glibc refuses, for undefined behaviour it survives: a second
- * join reads a descriptor whose tid glibc set to -1 (ESRCH; EBUSY for
- * tryjoin, which looks at the tid alone), a join of a detached thread or
- * of one another thread is joining finds joinid taken (EINVAL; EBUSY for
- * tryjoin while the thread runs). 0 if the join may go on. */
+static const char *errno_name(int e)
+{
+	return e == EBUSY ? "EBUSY" : e == ESRCH ? "ESRCH" : "EINVAL";
+}
+
+/* A join glibc refuses, in glibc's order. pthread_tryjoin_np looks at the
+ * descriptor's tid alone first: EBUSY while the thread runs, and after a
+ * join, which set it to -1. The others: ESRCH after a join, EINVAL for a
+ * detached thread, EDEADLK for the caller itself, EINVAL for a thread
+ * another one joins (joinid taken). All but the caller's own answer
+ * undefined behaviour that glibc survives: said once. 0 if the join may
+ * go on (a tryjoin then looks at the thread at its scheduling point). */
 static int join_refused(struct rt_thread *self, const struct rt_thread *t,
 			const struct rt_gone *g, enum rt_how how, const void *site)
 {
@@ -322,29 +329,23 @@ static int join_refused(struct rt_thread *self, const struct rt_thread *t,
 	bool detached = t ? t->detached : !g->joined;
 	int tid = t ? t->tid : g->tid;
 	bool running = t && t->state != T_FINISHED;
+	const struct rt_thread *other = t && !joined && !detached ? joiner_of(t) : NULL;
 	const char *call = how == HOW_TRY     ? "pthread_tryjoin_np"
 			   : how == HOW_TIMED ? "pthread_timedjoin_np"
 					      : "pthread_join";
-	if (joined) {
-		int r = how == HOW_TRY ? EBUSY : ESRCH;
+	if (!joined && !detached && !other) /* the caller, or a join that goes on */
+		return t != self ? 0 : how == HOW_TRY ? EBUSY : EDEADLK;
+	int r = how == HOW_TRY && (joined || running) ? EBUSY : joined ? ESRCH : EINVAL;
+	if (joined)
 		rt_warn(site, "%s of T%d, which was joined already: undefined; glibc returns %s "
-			      "and the execution goes on", call, tid, r == EBUSY ? "EBUSY" : "ESRCH");
-		return r;
-	}
-	if (t == self)
-		return EDEADLK;
-	const struct rt_thread *other = t && !detached ? joiner_of(t) : NULL;
-	if (!detached && !other)
-		return 0;
-	if (how == HOW_TRY && running)
-		return EBUSY;
-	if (detached)
-		rt_warn(site, "%s of T%d, which is detached: undefined; glibc returns EINVAL and "
-			      "the execution goes on", call, tid);
-	else
+			      "and the execution goes on", call, tid, errno_name(r));
+	else if (detached)
+		rt_warn(site, "%s of T%d, which is detached: undefined; glibc returns %s and the "
+			      "execution goes on", call, tid, errno_name(r));
+	else if (other)
 		rt_warn(site, "%s of T%d, which T%d is joining already: undefined; glibc returns "
-			      "EINVAL and the execution goes on", call, tid, other->tid);
-	return EINVAL;
+			      "%s and the execution goes on", call, tid, other->tid, errno_name(r));
+	return r;
 }
 
 int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how how,
