@@ -32,7 +32,13 @@ void rt_exit_last_point(void)
 	struct rt_thread *self = rt_modelled_self();
 	if (!self || rt.harness)
 		return;
-	rt_point(self, EV_PROC_EXIT, 0, NULL, 0, NULL);
+	/* Alone, the process just ends: no event, so that a program that
+	 * joined its threads runs the same events as before. */
+	bool others = false;
+	for (int i = 0; i < rt.nthreads && !others; i++)
+		others = &rt.threads[i] != self && rt.threads[i].state == T_LIVE;
+	if (others)
+		rt_point(self, EV_PROC_EXIT, 0, NULL, 0, NULL);
 }
 
 __attribute__((destructor(101))) static void last_point(void)

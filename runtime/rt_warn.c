@@ -48,8 +48,8 @@ __attribute__((constructor)) static void map_seen(void)
 static void say(const char *line)
 {
 	size_t n = strlen(line);
-	if (first_stderr >= 0 && write(first_stderr, line, n) == (ssize_t)n)
-		return;
+	if (rt.cfg.brief && first_stderr >= 0 && write(first_stderr, line, n) == (ssize_t)n)
+		return; /* an explorer's child: its fd 2 is a file shown only with a failure */
 	fputs(line, stderr);
 	fflush(stderr);
 }
