@@ -12,6 +12,7 @@
 #include "rt_internal.h"
 #include "rt_observer.h"
 #include "rt_lifecycle.h"
+#include "rt_warn.h"
 
 static struct rt_obj *mutex_of(pthread_mutex_t *m)
 {
@@ -123,14 +124,32 @@ int rt_cond_wake(struct rt_thread *self, pthread_cond_t *c, bool all, const void
 	return 0;
 }
 
+static bool has_waiters(const struct rt_obj *co)
+{
+	for (int i = 0; i < rt.nthreads; i++)
+		if (rt.threads[i].state == T_LIVE && rt.threads[i].wait == W_COND &&
+		    rt.threads[i].wobj == co)
+			return true;
+	return false;
+}
+
+/* glibc's destroy waits until every waiter has woken (a signal, a
+ * timeout) and left the condition variable; nothing wakes them for it.
+ * So does the model, as a thread that retries: if nothing ever signals
+ * them, the execution hangs, as the program does. */
 int rt_cond_destroy(struct rt_thread *self, pthread_cond_t *c)
 {
 	struct rt_obj *co = rt_obj_find(c);
-	if (co && co->type == O_COND)
-		for (int i = 0; i < rt.nthreads; i++)
-			if (rt.threads[i].state == T_LIVE && rt.threads[i].wait == W_COND &&
-			    rt.threads[i].wobj == co)
-				return EBUSY;
+	if (co && co->type == O_COND && has_waiters(co)) {
+		const char *entry;
+		const void *site = rt_program_caller(&entry);
+		rt_warn(site, "pthread_cond_destroy of condition variable C#%u while threads wait "
+			      "on it: undefined; glibc waits until they have been woken, and so "
+			      "does the execution", co->id);
+		do
+			rt_point_try(self, EV_YIELD, co, site);
+		while (rt_obj_still(co, (uintptr_t)c) && has_waiters(co));
+	}
 	rt_obj_forget(c);
 	return REAL(pthread_cond_destroy)(c);
 }

@@ -132,6 +132,7 @@ struct rt_obj {
 			struct rt_thread *owner; /* NULL when free */
 			int count;               /* recursion depth, >= 1 when owned */
 			int kind;                /* PTHREAD_MUTEX_{NORMAL,RECURSIVE,ERRORCHECK} */
+			int users; /* glibc's __nusers: takes less releases; a stray unlock counts too */
 		} mutex;
 		struct { /* O_RWLOCK */
 			struct rt_thread *writer;
@@ -744,6 +745,12 @@ static inline void rt_ext_changed(void)
 /* rt_openmp.c: an iteration of a harness ends; libomp's worker pool ends
  * with it, under control. */
 RT_HIDDEN void rt_openmp_iteration_end(void);
+/* rt_openmp.c: an execution begins (outside it): libomp's serial
+ * initialisation, in the process that runs the execution. */
+RT_HIDDEN void rt_openmp_exec_begin(void);
+/* rt_openmp.c: the process ends with the exiting thread still controlled:
+ * libomp's workers are joined now, under control. */
+RT_HIDDEN void rt_openmp_process_end(void);
 
 /* ---- rt_objects.c: shadow state keyed by address ------------------------ */
 

@@ -71,6 +71,13 @@ RT_HIDDEN void rt_signal_queue_to_process(int sig, const union sigval *value);
  * no thread waits for it, and some thread lets it through)? */
 RT_HIDDEN bool rt_signal_would_end(int sig);
 
+/* ---- rt_exit.c ------------------------------------------------------------ */
+
+/* The process ends: every exit handler has run on the exiting thread, which
+ * is still controlled. A scheduling point at which the other threads may
+ * still run, as they do until the kernel ends them. */
+RT_HIDDEN void rt_exit_last_point(void);
+
 /* ---- rt_time.c ------------------------------------------------------------ */
 
 /* A sleep of ns: a cancellation point, a scheduling point, and ns of

@@ -9,6 +9,11 @@
 #include <errno.h>
 
 #include "rt_internal.h"
+#include "rt_warn.h"
+
+/* The robust bit of glibc's __kind (PTHREAD_MUTEX_ROBUST_NORMAL_NP in its
+ * own headers). */
+#define GLIBC_KIND_ROBUST 16
 
 bool rt_timespec_valid(const struct timespec *ts)
 {
@@ -50,7 +55,7 @@ static int acquire(struct rt_thread *self, struct rt_obj *o, enum rt_how how,
 		switch (o->mutex.kind) {
 		case PTHREAD_MUTEX_RECURSIVE:
 			rt_point(self, EV_MUTEX_LOCK, o->addr, o, 0, site);
-			o->mutex.count++;
+			o->mutex.count++; /* glibc counts a user once per hold */
 			rt_held_add(self, o, false);
 			return 0;
 		case PTHREAD_MUTEX_ERRORCHECK:
@@ -79,9 +84,44 @@ static int acquire(struct rt_thread *self, struct rt_obj *o, enum rt_how how,
 	}
 	o->mutex.owner = self;
 	o->mutex.count = 1;
+	o->mutex.users++;
 	rt_held_add(self, o, false);
 	rt_changed();
 	return 0;
+}
+
+static const char *lock_name(const struct rt_obj *o)
+{
+	return o->type == O_SPIN ? "spinlock S#" : "mutex M#";
+}
+
+/* o is no longer its owner's, though the owner did not release it. */
+static void disown(struct rt_obj *o)
+{
+	struct rt_thread *owner = o->mutex.owner;
+	struct rt_held *h = rt_held_find(owner, o);
+	if (h)
+		*h = owner->held[--owner->nheld];
+	if (owner->state == T_FINISHED)
+		rt_release_slot(owner); /* a lock it held kept its slot */
+}
+
+/* An unlock of a normal mutex (or spinlock) the caller does not hold:
+ * glibc does not look at the owner, clears the lock word and wakes a
+ * waiter, and returns 0. The owner, if any, goes on as if it still held
+ * the lock; its own unlock later is one more of these. */
+static void release_foreign(struct rt_thread *self, struct rt_obj *o, const void *site)
+{
+	struct rt_thread *owner = o->mutex.owner;
+	if (!owner) {
+		rt_warn(site, "unlock of an unlocked %s%u: undefined; glibc returns 0 and the "
+			      "execution goes on", lock_name(o), o->id);
+		return;
+	}
+	rt_warn(site, "unlock of %s%u by T%d, which does not hold it (T%d does): undefined; "
+		      "glibc returns 0 and unlocks it, and the execution goes on",
+		lock_name(o), o->id, self->tid, owner->tid);
+	disown(o);
 }
 
 static int release(struct rt_thread *self, struct rt_obj *o, const void *site)
@@ -90,16 +130,10 @@ static int release(struct rt_thread *self, struct rt_obj *o, const void *site)
 	rt_point(self, EV_MUTEX_UNLOCK, o->addr, o, 0, site);
 	o = again(o, addr, (enum rt_otype)o->type);
 	if (o->mutex.owner != self) {
+		/* Recursive, error-checking: glibc checks the owner. */
 		if (o->mutex.kind != PTHREAD_MUTEX_NORMAL)
 			return EPERM;
-		if (!o->mutex.owner)
-			rt_fail(F_MISUSE, site, "unlock of an unlocked %s %s#%u",
-				rt_otype_names[o->type], o->type == O_SPIN ? "S" : "M", o->id);
-		/* glibc lets it pass, POSIX leaves it undefined, and the
-		 * owner goes on as if it still held the lock. */
-		rt_fail(F_MISUSE, site, "unlock of %s %s#%u by T%d, which does not hold it (T%d does)",
-			rt_otype_names[o->type], o->type == O_SPIN ? "S" : "M", o->id, self->tid,
-			o->mutex.owner->tid);
+		release_foreign(self, o, site);
 	} else {
 		rt_held_drop(self, o);
 		if (--o->mutex.count > 0)
@@ -107,6 +141,7 @@ static int release(struct rt_thread *self, struct rt_obj *o, const void *site)
 	}
 	o->mutex.owner = NULL;
 	o->mutex.count = 0;
+	o->mutex.users--;
 	rt_changed();
 	return 0;
 }
@@ -122,11 +157,33 @@ int rt_mutex_unlock(struct rt_thread *self, pthread_mutex_t *m, const void *site
 	return release(self, mutex_obj(m), site);
 }
 
+/* glibc refuses (EBUSY) while its count of users is not 0, but for a
+ * robust mutex: a mutex held, or one unlocked once more than it was
+ * locked (the count went below 0, and its next lock brings it back). */
 int rt_mutex_destroy(struct rt_thread *self, pthread_mutex_t *m)
 {
+	(void)self;
 	struct rt_obj *o = rt_obj_find(m);
-	if (o && o->type == O_MUTEX && o->mutex.owner)
+	if (o && o->type == O_MUTEX && o->mutex.users != 0 &&
+	    !(m->__data.__kind & GLIBC_KIND_ROBUST)) {
+		const char *entry;
+		const void *site = rt_program_caller(&entry);
+		if (o->mutex.owner)
+			rt_warn(site, "pthread_mutex_destroy of mutex M#%u, which T%d holds: undefined; "
+				      "glibc returns EBUSY and leaves it locked", o->id,
+				o->mutex.owner->tid);
+		else
+			rt_warn(site, "pthread_mutex_destroy of mutex M#%u, unlocked once more than "
+				      "locked: glibc counts its users below 0 and returns EBUSY", o->id);
 		return EBUSY;
+	}
+	if (o && o->type == O_MUTEX && o->mutex.owner) {
+		const char *entry;
+		rt_warn(rt_program_caller(&entry), "pthread_mutex_destroy of mutex M#%u, which T%d "
+			"holds: undefined; glibc counts no user of it (a robust mutex, or one "
+			"unlocked more often than locked), returns 0 and destroys it", o->id, o->mutex.owner->tid);
+		disown(o);
+	}
 	rt_obj_forget(m);
 	return REAL(pthread_mutex_destroy)(m);
 }
@@ -202,8 +259,14 @@ RT_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 {
 	if (rt_self) {
 		struct rt_obj *o = rt_obj_find((void *)s);
-		if (o && o->type == O_SPIN && o->mutex.owner)
-			return EBUSY;
+		if (o && o->type == O_SPIN && o->mutex.owner) {
+			/* glibc's destroy does nothing: the lock stays taken. */
+			const char *entry;
+			rt_warn(rt_program_caller(&entry), "pthread_spin_destroy of spinlock S#%u, "
+				"which T%d holds: undefined; glibc returns 0 and leaves it locked",
+				o->id, o->mutex.owner->tid);
+			return 0;
+		}
 		rt_obj_forget((void *)s);
 	}
 	return REAL(pthread_spin_destroy)(s);

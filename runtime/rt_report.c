@@ -27,6 +27,7 @@
 #include "rt_anchor.h"
 #include "rt_internal.h"
 #include "rt_observer.h"
+#include "rt_warn.h"
 
 const char *const rt_fail_names[F_COUNT] = {
 	[F_NONE] = "none",
@@ -165,6 +166,11 @@ static void collect(struct symtab *st, const void *fail_site)
 	}
 	for (uint64_t s = rt.step > RT_TRACE_SIZE ? rt.step - RT_TRACE_SIZE + 1 : 1; s <= rt.step; s++)
 		sym_add(st, (uintptr_t)rt.trace[s & (RT_TRACE_SIZE - 1)].site, false);
+	const void *wsite;
+	const char *wtext;
+	int wtid;
+	for (int i = 0; rt_warn_get(i, &wsite, &wtid, &wtext); i++)
+		sym_add(st, (uintptr_t)wsite, false);
 	/* The frees the interleaving shows, and those its accesses fell into. */
 	for (uint64_t s = first; s <= rt.step; s++) {
 		struct rt_freed f[8];
@@ -503,6 +509,18 @@ static void print_program(void)
 	}
 }
 
+/* Undefined behaviour the execution went on after (rt_warn.c): it may be
+ * what the failure grew from. */
+static void print_warnings(struct symtab *st)
+{
+	const void *site;
+	const char *text;
+	int tid;
+	for (int i = 0; rt_warn_get(i, &site, &tid, &text); i++)
+		fprintf(stderr, "==schedfuzz== warning, earlier in this execution: %s at %s (thread T%d)\n",
+			text, site_text(st, site), tid);
+}
+
 static void print_footer(void)
 {
 	char plan[512];
@@ -573,6 +591,7 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 	if (kind == F_HANG)
 		print_hot_sites(&st);
 	print_trace(&st);
+	print_warnings(&st);
 	print_footer();
 	fflush(stderr);
 	if (mem)

@@ -6,6 +6,7 @@
 #include <errno.h>
 
 #include "rt_internal.h"
+#include "rt_warn.h"
 
 static int rdlock(struct rt_thread *self, pthread_rwlock_t *l, enum rt_how how,
 		  const struct timespec *abs, const void *site)
@@ -68,7 +69,14 @@ static int unlock(struct rt_thread *self, pthread_rwlock_t *l, const void *site)
 	} else if (rt_held_find(self, o)) {
 		o->rw.readers--;
 	} else {
-		return EPERM;
+		/* glibc: whoever is not the writer is a reader, whose unlock
+		 * takes one from the count of readers (below zero it wraps:
+		 * no writer gets the lock until as many more read locks were
+		 * taken), and returns 0. */
+		rt_warn(site, "unlock of rwlock L#%u by T%d, which holds no lock on it: undefined; "
+			      "glibc returns 0 and counts one reader less, and the execution goes on",
+			o->id, self->tid);
+		o->rw.readers--;
 	}
 	rt_held_drop(self, o);
 	rt_changed();

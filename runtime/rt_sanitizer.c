@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "rt_internal.h"
+#include "rt_lifecycle.h"
 
 /* ASan's, when it is linked: null in the default (TSan ABI) mode. */
 extern void __asan_set_error_report_callback(void (*callback)(const char *)) __attribute__((weak));
@@ -51,6 +52,13 @@ static struct rt_thread *leak_checker;
  * the output. */
 RT_EXPORT __attribute__((weak)) int __lsan_is_turned_off(void)
 {
+	if (rt_self && rt.active && !rt.reported && !leak_checker) {
+		/* What the end of the process would do under control, done
+		 * now that control ends: the last point, libomp's joins. */
+		rt_exit_last_point();
+		if (!rt.harness)
+			rt_openmp_process_end();
+	}
 	if (rt_self && rt.active && !rt.reported && !leak_checker) {
 		leak_checker = rt_self;
 		rt_set_self(NULL);

@@ -44,6 +44,7 @@
 #include "rt_anchor.h"
 #include "rt_internal.h"
 #include "rt_observer.h"
+#include "rt_warn.h"
 #include "rt_own.h"
 #include "rt_lifecycle.h"
 
@@ -1047,6 +1048,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	static uintptr_t main_stack_lo, main_stack_size;
 	static pthread_t main_thread;
 	rt_init();
+	rt_openmp_exec_begin();
 
 	for (int i = 0; i < rt.nthreads; i++)
 		rt_memset(&rt.threads[i], 0, sizeof rt.threads[i]);
@@ -1127,6 +1129,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_vars_begin();
 	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log);
 	rt_lifecycle_reset();
+	rt_warn_exec_begin();
 	rt_observers_begin();
 
 	if (rt.cfg.pin && rt.cpu < 0)

@@ -17,6 +17,7 @@
 #include "rt_observer.h"
 #include "rt_own.h"
 #include "rt_lifecycle.h"
+#include "rt_warn.h"
 
 /* Destructors of the keys created so far, indexed by key (glibc keys are
  * small integers below PTHREAD_KEYS_MAX). */
@@ -171,6 +172,50 @@ void rt_thread_run_pooled(struct rt_thread *t)
 	rt_thread_finish(t); /* t is not this kernel thread's any more */
 }
 
+/* Threads of this execution whose slots were taken by new threads: their
+ * handles, and how they went. glibc keeps a gone thread's descriptor in
+ * its cache of stacks, where a second join or detach still reads how it
+ * went, until a new thread takes it (and so its handle: then the handle
+ * names the new thread, found in rt.threads first). The newest entry
+ * per handle; past GONE_MAX distinct handles the oldest is forgotten
+ * (glibc's cache holds far fewer). */
+#define GONE_MAX 64
+struct rt_gone {
+	pthread_t real;
+	int tid;
+	bool joined; /* else detached */
+};
+static struct rt_gone gone_list[GONE_MAX];
+static int ngone, gone_next;
+
+static void forget_gone(void)
+{
+	ngone = gone_next = 0;
+}
+
+static void remember_gone(const struct rt_thread *t)
+{
+	struct rt_gone *g = NULL;
+	for (int i = 0; i < ngone && !g; i++)
+		if (pthread_equal(gone_list[i].real, t->real))
+			g = &gone_list[i];
+	if (!g) {
+		g = &gone_list[gone_next];
+		gone_next = (gone_next + 1) % GONE_MAX;
+		if (ngone < GONE_MAX)
+			ngone++;
+	}
+	*g = (struct rt_gone){ .real = t->real, .tid = t->tid, .joined = t->joined };
+}
+
+static const struct rt_gone *gone_by_real(pthread_t th)
+{
+	for (int i = 0; i < ngone; i++)
+		if (pthread_equal(gone_list[i].real, th))
+			return &gone_list[i];
+	return NULL;
+}
+
 /* A slot for a new thread: the first one whose thread is gone for good
  * (finished, and joined or detached), else a new one; -1 if all are taken.
  * The first free slot, so that the same schedule reuses the same slots. */
@@ -189,8 +234,10 @@ void rt_release_slot(struct rt_thread *t)
 	if (gone && t->state == T_FINISHED)
 		rt_pool_release(t);
 	if (rt.reuse && t->tid != 0 && t->state == T_FINISHED && gone &&
-	    t->nheld == 0) /* locks it still holds name it as their owner */
+	    t->nheld == 0) { /* locks it still holds name it as their owner */
+		remember_gone(t);
 		t->state = T_UNUSED;
+	}
 }
 
 /* Creation in three parts, so that pthread_create itself calls the real one
@@ -201,6 +248,8 @@ static struct rt_thread *create_begin(struct rt_thread *self, const pthread_attr
 				      const void *site)
 {
 	rt_point(self, EV_THREAD_CREATE, 0, NULL, 0, site);
+	if (rt.ncreated == 1)
+		forget_gone(); /* the execution's first thread: the handles gone were another's */
 	int slot = free_slot(); /* after the point: others may have taken one */
 	if (slot < 0)
 		rt_unsupported("pthread_create", "more than 128 threads alive at once in one execution");
@@ -250,16 +299,65 @@ int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t
 	return create_end(t, th, r);
 }
 
+/* The thread another one waits to join, if any: glibc's joinid. */
+static struct rt_thread *joiner_of(const struct rt_thread *t)
+{
+	for (int i = 0; i < rt.nthreads; i++) {
+		struct rt_thread *w = &rt.threads[i];
+		if (w->state == T_LIVE && w->wait == W_JOIN && w->join_target == t)
+			return w;
+	}
+	return NULL;
+}
+
+static const char *errno_name(int e)
+{
+	return e == EBUSY ? "EBUSY" : e == ESRCH ? "ESRCH" : "EINVAL";
+}
+
+/* A join glibc refuses, in glibc's order. pthread_tryjoin_np looks at the
+ * descriptor's tid alone first: EBUSY while the thread runs, and after a
+ * join, which set it to -1. The others: ESRCH after a join, EINVAL for a
+ * detached thread, EDEADLK for the caller itself, EINVAL for a thread
+ * another one joins (joinid taken). All but the caller's own answer
+ * undefined behaviour that glibc survives: said once. 0 if the join may
+ * go on (a tryjoin then looks at the thread at its scheduling point). */
+static int join_refused(struct rt_thread *self, const struct rt_thread *t,
+			const struct rt_gone *g, enum rt_how how, const void *site)
+{
+	bool joined = t ? t->joined : g->joined;
+	bool detached = t ? t->detached : !g->joined;
+	int tid = t ? t->tid : g->tid;
+	bool running = t && t->state != T_FINISHED;
+	const struct rt_thread *other = t && !joined && !detached ? joiner_of(t) : NULL;
+	const char *call = how == HOW_TRY     ? "pthread_tryjoin_np"
+			   : how == HOW_TIMED ? "pthread_timedjoin_np"
+					      : "pthread_join";
+	if (!joined && !detached && !other) /* the caller, or a join that goes on */
+		return t != self ? 0 : how == HOW_TRY ? EBUSY : EDEADLK;
+	int r = how == HOW_TRY && (joined || running) ? EBUSY : joined ? ESRCH : EINVAL;
+	if (joined)
+		rt_warn(site, "%s of T%d, which was joined already: undefined; glibc returns %s "
+			      "and the execution goes on", call, tid, errno_name(r));
+	else if (detached)
+		rt_warn(site, "%s of T%d, which is detached: undefined; glibc returns %s and the "
+			      "execution goes on", call, tid, errno_name(r));
+	else if (other)
+		rt_warn(site, "%s of T%d, which T%d is joining already: undefined; glibc returns "
+			      "%s and the execution goes on", call, tid, other->tid, errno_name(r));
+	return r;
+}
+
 int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how how,
 		   const void *site)
 {
 	struct rt_thread *t = rt_thread_by_real(th);
-	if (!t)
+	const struct rt_gone *g = t ? NULL : gone_by_real(th);
+	if (!t && !g)
 		rt_unsupported("pthread_join", "the thread was not created in this execution");
-	if (t == self)
-		return EDEADLK;
-	if (t->detached || t->joined)
-		return EINVAL;
+	int refused = join_refused(self, t, g, how, site);
+	if (refused)
+		return refused;
 	if (how != HOW_TRY)
 		rt_cancel_point(self);
 	if (how == HOW_TRY) {
@@ -277,8 +375,8 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 		if (r)
 			return r;
 	}
-	if (t->joined) /* two joiners raced for it: the loser is undefined */
-		return EINVAL;
+	if (t->joined || t->detached) /* meanwhile, by a tryjoin or a detach */
+		return join_refused(self, t, NULL, how, site);
 	t->joined = true;
 	if (t->pool)
 		t->reaped = true; /* its return value is in t->retval already */
@@ -294,13 +392,40 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 	return 0;
 }
 
+/* glibc's pthread_detach: ESRCH for a joined thread (its descriptor's tid
+ * is -1), EINVAL for a detached one, and 0 with nothing done for one that
+ * another thread is joining (the join goes on). The first two are
+ * undefined, the third unspecified: each is said once. */
+static const void *caller_site(void)
+{
+	const char *entry;
+	return rt_program_caller(&entry);
+}
+
 int rt_thread_detach(struct rt_thread *self, pthread_t th)
 {
+	(void)self;
 	struct rt_thread *t = rt_thread_by_real(th);
-	if (!t)
+	const struct rt_gone *g = t ? NULL : gone_by_real(th);
+	if (!t && !g)
 		return REAL(pthread_detach)(th);
-	if (t->detached || t->joined)
+	int tid = t ? t->tid : g->tid;
+	if (t ? t->joined : g->joined) {
+		rt_warn(caller_site(), "pthread_detach of T%d, which was joined already: undefined; glibc "
+			      "returns ESRCH and the execution goes on", tid);
+		return ESRCH;
+	}
+	if (!t || t->detached) {
+		rt_warn(caller_site(), "pthread_detach of T%d, which is detached already: undefined; glibc "
+			      "returns EINVAL and the execution goes on", tid);
 		return EINVAL;
+	}
+	struct rt_thread *joiner = joiner_of(t);
+	if (joiner) {
+		rt_warn(caller_site(), "pthread_detach of T%d, which T%d is joining: glibc returns 0, leaves "
+			      "it joinable, and the join goes on", tid, joiner->tid);
+		return 0;
+	}
 	t->detached = true;
 	rt_changed();
 	int r = t->pool ? 0 : REAL(pthread_detach)(t->real);

@@ -47,3 +47,9 @@ sf_check(blocking.omp_harness ${CHECKS}/expect_fuzzed.sh ${PROGS}/blocking_omp_h
   ${PROJECT_SOURCE_DIR}/seeds/random "assertion failure" 20000)
 sf_check(blocking.omp_harness.fixed ${CHECKS}/expect_fuzzed.sh --clean
   ${PROGS}/blocking_omp_harness_fixed ${PROJECT_SOURCE_DIR}/seeds/random 2000)
+
+# OpenMP in the ASan mode: a correct program built by plain clang with
+# -fsanitize=address runs clean, and so does its schedfuzz-cc build run
+# once on its own (its exploration is blocking.omp_reduction_asan).
+sf_check(blocking.omp_asan_native ${BLOCKING}/omp_asan_native.sh ${BLOCKING}/omp_reduction.c
+  ${PROGS}/blocking_omp_reduction_asan)
