@@ -28,6 +28,7 @@
 #include "cov_export.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 #define COV_EVENTS_DEFAULT (1u << 20)
 

@@ -77,6 +77,7 @@
 #include "rt_input_hint.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 /* Found by `schedfuzz` in a binary to tell that it was built with us. */
 RT_EXPORT __attribute__((used)) const char schedfuzz_runtime_marker[] = "schedfuzz-runtime-v1";

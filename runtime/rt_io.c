@@ -165,7 +165,7 @@ static ssize_t done(struct rt_thread *self, ssize_t r)
 
 #define RD (POLLIN | POLLRDHUP)
 
-RT_EXPORT ssize_t read(int fd, void *buf, size_t n)
+RT_INTERPOSE ssize_t read(int fd, void *buf, size_t n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -175,7 +175,7 @@ RT_EXPORT ssize_t read(int fd, void *buf, size_t n)
 	return done(self, IO_REAL(read)(fd, buf, n));
 }
 
-RT_EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
+RT_INTERPOSE ssize_t readv(int fd, const struct iovec *iov, int n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -185,7 +185,7 @@ RT_EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 	return done(self, IO_REAL(readv)(fd, iov, n));
 }
 
-RT_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
+RT_INTERPOSE ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self || (flags & MSG_DONTWAIT))
@@ -195,7 +195,7 @@ RT_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 	return done(self, IO_REAL(recv)(fd, buf, n, flags));
 }
 
-RT_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from,
+RT_INTERPOSE ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from,
 			   socklen_t *len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
@@ -206,7 +206,7 @@ RT_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockad
 	return done(self, IO_REAL(recvfrom)(fd, buf, n, flags, from, len));
 }
 
-RT_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+RT_INTERPOSE ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self || (flags & MSG_DONTWAIT))
@@ -275,7 +275,7 @@ static ssize_t write_all(struct rt_thread *self, int fd, const void *buf, size_t
 	return (ssize_t)sent;
 }
 
-RT_EXPORT ssize_t write(int fd, const void *buf, size_t n)
+RT_INTERPOSE ssize_t write(int fd, const void *buf, size_t n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -283,7 +283,7 @@ RT_EXPORT ssize_t write(int fd, const void *buf, size_t n)
 	return write_all(self, fd, buf, n, 0, "write", RT_CALLER());
 }
 
-RT_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
+RT_INTERPOSE ssize_t send(int fd, const void *buf, size_t n, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self || (flags & MSG_DONTWAIT))
@@ -291,7 +291,7 @@ RT_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
 	return write_all(self, fd, buf, n, flags, "send", RT_CALLER());
 }
 
-RT_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
+RT_INTERPOSE ssize_t writev(int fd, const struct iovec *iov, int n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -301,7 +301,7 @@ RT_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 	return done(self, IO_REAL(writev)(fd, iov, n));
 }
 
-RT_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to,
+RT_INTERPOSE ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to,
 			 socklen_t len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
@@ -312,7 +312,7 @@ RT_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags, const str
 	return done(self, IO_REAL(sendto)(fd, buf, n, flags, to, len));
 }
 
-RT_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+RT_INTERPOSE ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self || (flags & MSG_DONTWAIT))
@@ -324,7 +324,7 @@ RT_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 
 /* ---- connections ------------------------------------------------------------------------ */
 
-RT_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
+RT_INTERPOSE int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -337,7 +337,7 @@ RT_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 	return r;
 }
 
-RT_EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
+RT_INTERPOSE int accept(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -353,7 +353,7 @@ RT_EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
 /* A connect on loopback completes in the kernel without the listener's
  * help (the backlog takes it): a scheduling point, then the real call. A
  * listener waiting in accept or poll becomes ready. */
-RT_EXPORT int connect(int fd, const struct sockaddr *addr, socklen_t len)
+RT_INTERPOSE int connect(int fd, const struct sockaddr *addr, socklen_t len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)

@@ -117,12 +117,12 @@ static int keep_mask(int r)
 	return r;
 }
 
-RT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+RT_INTERPOSE int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	return keep_mask(REAL_MASK(how, set, old));
 }
 
-RT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+RT_INTERPOSE int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	int r = REAL_MASK(how, set, old);
 	if (r != 0) {
@@ -220,7 +220,7 @@ void rt_signal_deliver(struct rt_thread *self)
 	}
 }
 
-RT_EXPORT int pthread_kill(pthread_t th, int sig)
+RT_INTERPOSE int pthread_kill(pthread_t th, int sig)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self || sig == 0)
@@ -241,7 +241,7 @@ RT_EXPORT int pthread_kill(pthread_t th, int sig)
 	return 0;
 }
 
-RT_EXPORT int kill(pid_t pid, int sig)
+RT_INTERPOSE int kill(pid_t pid, int sig)
 {
 	static int (*real)(pid_t, int);
 	if (!real)
@@ -321,7 +321,7 @@ static int take(struct rt_thread *self, const sigset_t *set, siginfo_t *info, bo
 	return sig;
 }
 
-RT_EXPORT int sigwait(const sigset_t *set, int *sig)
+RT_INTERPOSE int sigwait(const sigset_t *set, int *sig)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -330,7 +330,7 @@ RT_EXPORT int sigwait(const sigset_t *set, int *sig)
 	return 0;
 }
 
-RT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+RT_INTERPOSE int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -338,7 +338,7 @@ RT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 	return take(self, set, info, false, RT_CALLER());
 }
 
-RT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+RT_INTERPOSE int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -368,7 +368,7 @@ static int suspend(struct rt_thread *self, const void *site)
 	return -1;
 }
 
-RT_EXPORT int pause(void)
+RT_INTERPOSE int pause(void)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -376,15 +376,15 @@ RT_EXPORT int pause(void)
 	return suspend(self, RT_CALLER());
 }
 
-RT_EXPORT int sigsuspend(const sigset_t *mask)
+RT_INTERPOSE int sigsuspend(const sigset_t *mask)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
 		return NEXT(int (*)(const sigset_t *), "sigsuspend")(mask);
 	sigset_t old;
-	pthread_sigmask(SIG_SETMASK, mask, &old);
+	keep_mask(REAL_MASK(SIG_SETMASK, mask, &old));
 	int r = suspend(self, RT_CALLER());
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	keep_mask(REAL_MASK(SIG_SETMASK, &old, NULL));
 	errno = EINTR;
 	return r;
 }
