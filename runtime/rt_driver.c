@@ -415,17 +415,31 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	return c;
 }
 
+/* All or nothing: the bytes go to a temporary name in the same directory,
+ * renamed to the input's name once all of them are written, removed when
+ * they could not be (a full disk): an empty or cut file would replay as
+ * another schedule, since every byte string is one. */
 static int write_input(const char *dir, const char *prefix, const uint8_t *input, size_t size,
 		       char *path, size_t cap)
 {
 	mkdir(dir, 0777);
 	snprintf(path, cap, "%s/%s-%016" PRIx64, dir, prefix, cov_hash64(input, size, 0));
-	FILE *f = fopen(path, "wb");
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "wb");
 	bool ok = f && fwrite(input, 1, size, f) == size;
 	if (f && fclose(f) != 0)
 		ok = false;
-	if (!ok)
-		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
+	int e = errno;
+	if (ok && rename(tmp, path) != 0) {
+		ok = false;
+		e = errno;
+	}
+	if (!ok) {
+		if (f)
+			unlink(tmp);
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(e));
+	}
 	return ok ? 0 : -1;
 }
 

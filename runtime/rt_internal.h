@@ -32,13 +32,20 @@
  * Weak, so that a program (or one of its static libraries) that defines
  * the same name links and its definition wins, as it would over libc.so;
  * the runtime then no longer models that call, and its own work never
- * reaches the program's function (it calls the real-function tables).
+ * reaches the program's function (rt_libc.h).
  * An attribute at the definition rather than objcopy --weaken-symbol over
  * a list: the definition is the one place that says a name is interposed,
  * and it cannot weaken by mistake an ABI hook (rt_*, __tsan_*) or an
  * undefined reference, which a list matched against nm's output could.
- * tests/integration/weak_interposers.sh checks both archives. */
+ * Strong beside ASan: clang puts ASan's runtime, whose interceptors are
+ * weak definitions of the same names, first on the link line, and of two
+ * weak definitions the linker keeps the first (docs/runtime.md).
+ * tests/linking/weak_interposers.sh checks both archives. */
+#ifdef RT_BESIDE_ASAN
+#define RT_INTERPOSE RT_EXPORT
+#else
 #define RT_INTERPOSE RT_EXPORT __attribute__((weak))
+#endif
 #define RT_NOINLINE __attribute__((noinline))
 #define RT_NORETURN __attribute__((noreturn))
 #define RT_LIKELY(x) __builtin_expect(!!(x), 1)
