@@ -40,7 +40,7 @@
  * Strong beside ASan: clang puts ASan's runtime, whose interceptors are
  * weak definitions of the same names, first on the link line, and of two
  * weak definitions the linker keeps the first (docs/runtime.md).
- * tests/linking/weak_interposers.sh checks both archives. */
+ * tests/libc/weak_interposers.sh checks both archives. */
 #ifdef RT_BESIDE_ASAN
 #define RT_INTERPOSE RT_EXPORT
 #else

@@ -9,7 +9,7 @@
  * its calls are renamed, by an assembler label, to rt_libc_NAME
  * (rt_libc.c), which calls the next definition in lookup order, as the
  * interposer does for a caller in the runtime. Nothing changes at the call
- * sites. tests/integration/weak_interposers.sh finds any call to an
+ * sites. tests/libc/weak_interposers.sh finds any call to an
  * interposed name left in the runtime's own files. */
 #ifndef SCHEDFUZZ_RT_LIBC_H
 #define SCHEDFUZZ_RT_LIBC_H

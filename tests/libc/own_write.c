@@ -18,7 +18,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 static void *worker(void *arg)
 {
-	const char *line = arg;
+	const char *line = (const char *)arg;
 	assert(write(1, line, strlen(line)) == (ssize_t)strlen(line));
 	return NULL;
 }
@@ -26,9 +26,10 @@ static void *worker(void *arg)
 int main(void)
 {
 	writes = 0;
+	static char one[] = "one\n", two[] = "two\n";
 	pthread_t a, b;
-	pthread_create(&a, NULL, worker, "one\n");
-	pthread_create(&b, NULL, worker, "two\n");
+	pthread_create(&a, NULL, worker, one);
+	pthread_create(&b, NULL, worker, two);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	/* The two workers' writes and this one are the program's. */
