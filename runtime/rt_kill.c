@@ -293,7 +293,9 @@ static int real_pending(const sigset_t *set, siginfo_t *info)
 		real = NEXT(int (*)(const sigset_t *, siginfo_t *, const struct timespec *),
 			    "sigtimedwait");
 	struct timespec zero = { 0, 0 };
+	int saved_errno = errno; /* EAGAIN when none: the probe's, not the call's */
 	int r = real(set, info, &zero);
+	errno = saved_errno;
 	return r > 0 ? r : 0;
 }
 
