@@ -424,8 +424,9 @@ static int write_input(const char *dir, const char *prefix, const uint8_t *input
 {
 	mkdir(dir, 0777);
 	snprintf(path, cap, "%s/%s-%016" PRIx64, dir, prefix, cov_hash64(input, size, 0));
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, (int)getpid());
+	char tmp[4200]; /* hidden from whoever lists the directory meanwhile */
+	snprintf(tmp, sizeof tmp, "%s/.%s-%016" PRIx64 ".tmp-%d", dir, prefix,
+		 cov_hash64(input, size, 0), (int)getpid());
 	FILE *f = fopen(tmp, "wb");
 	bool ok = f && fwrite(input, 1, size, f) == size;
 	if (f && fclose(f) != 0)
