@@ -37,15 +37,11 @@
  * a list: the definition is the one place that says a name is interposed,
  * and it cannot weaken by mistake an ABI hook (rt_*, __tsan_*) or an
  * undefined reference, which a list matched against nm's output could.
- * Strong beside ASan: clang puts ASan's runtime, whose interceptors are
- * weak definitions of the same names, first on the link line, and of two
- * weak definitions the linker keeps the first (docs/runtime.md).
+ * Beside ASan too, whose interceptors are weak definitions of the same
+ * names: schedfuzz-cc links ASan's runtime after ours, and of two weak
+ * definitions the linker keeps the first.
  * tests/libc/weak_interposers.sh checks both archives. */
-#ifdef RT_BESIDE_ASAN
-#define RT_INTERPOSE RT_EXPORT
-#else
 #define RT_INTERPOSE RT_EXPORT __attribute__((weak))
-#endif
 #define RT_NOINLINE __attribute__((noinline))
 #define RT_NORETURN __attribute__((noreturn))
 #define RT_LIKELY(x) __builtin_expect(!!(x), 1)
