@@ -80,16 +80,15 @@ static bool write_input(const char *path, const struct list *l, const struct min
 {
 	struct sf_plan p = { .kind = SF_KIND_EXPLICIT };
 	size_t need = sf_genome_encode(&p, l->d, l->n, NULL, 0);
-	uint8_t *buf = malloc(need);
+	uint8_t *buf = malloc(need + m->tail_size);
 	if (!buf)
 		return false;
 	sf_genome_encode(&p, l->d, l->n, buf, need);
 	if (m->stamped)
 		sf_genome_stamp(buf, need, m->stamp);
-	FILE *f = fopen(path, "wb");
-	bool ok = f && fwrite(buf, 1, need, f) == need &&
-		  (!m->tail_size || fwrite(m->tail, 1, m->tail_size, f) == m->tail_size);
-	ok = f && fclose(f) == 0 && ok;
+	if (m->tail_size)
+		memcpy(buf + need, m->tail, m->tail_size);
+	bool ok = program_write_file(path, buf, need + m->tail_size) == 0;
 	free(buf);
 	if (!ok)
 		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
@@ -321,6 +320,8 @@ int cmd_min(int argc, char **argv)
 				"PROG [ARGS...]\n");
 		return SETUP;
 	}
+	if (!program_input_file(input) || (out && !program_output_file("-o", out)))
+		return SETUP;
 	size_t size;
 	uint8_t *data = read_whole_file(input, &size);
 	if (!data) {

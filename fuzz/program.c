@@ -228,3 +228,72 @@ bool program_dir_writable(const char *dir)
 	errno = err;
 	return fd >= 0;
 }
+
+bool program_input_file(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || access(path, R_OK) != 0) {
+		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "schedfuzz: %s is %s, not an input file\n", path,
+			S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		return false;
+	}
+	return true;
+}
+
+bool program_output_file(const char *opt, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "schedfuzz: %s %s is a directory, not a file\n", opt, path);
+		return false;
+	}
+	char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	const char *parent = !slash ? "." : slash == dir ? "/" : (*slash = 0, dir);
+	bool ok = dir && program_dir_writable(parent);
+	if (!ok)
+		fprintf(stderr, "schedfuzz: %s %s: cannot write in %s: %s\n", opt, path,
+			dir ? parent : ".", strerror(errno));
+	free(dir);
+	return ok;
+}
+
+bool program_output_dir(const char *opt, const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "schedfuzz: %s %s is not a directory\n", opt, dir);
+		return false;
+	}
+	if (program_mkdir_p(dir) != 0) {
+		fprintf(stderr, "schedfuzz: cannot create %s: %s\n", dir, strerror(errno));
+		return false;
+	}
+	if (!program_dir_writable(dir)) {
+		fprintf(stderr, "schedfuzz: cannot write in %s: %s\n", dir, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int program_write_file(const char *path, const void *data, size_t size)
+{
+	char *tmp;
+	if (asprintf(&tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
+		return -1;
+	FILE *f = fopen(tmp, "wb");
+	bool ok = f && fwrite(data, 1, size, f) == size;
+	if (f && fclose(f) != 0)
+		ok = false;
+	ok = ok && rename(tmp, path) == 0;
+	int err = errno;
+	if (!ok && f)
+		unlink(tmp);
+	free(tmp);
+	errno = err;
+	return ok ? 0 : -1;
+}

@@ -28,6 +28,18 @@ int program_mkdir_p(const char *dir);
 /* Can files be created in dir? (errno says why not) */
 bool program_dir_writable(const char *dir);
 
+/* Paths given on the command line, checked before anything runs; false
+ * after one line that says what is wrong. An input: a readable regular
+ * file. An output file: not a directory, in a directory we can write in.
+ * An output directory: created if missing, writable. */
+bool program_input_file(const char *path);
+bool program_output_file(const char *opt, const char *path);
+bool program_output_dir(const char *opt, const char *dir);
+/* Writes size bytes to path all or nothing: to a temporary name beside
+ * it, renamed to path when complete, removed when not (a full disk must
+ * not leave an empty or cut input, which would replay as another
+ * schedule). 0, or -1 with errno. */
+int program_write_file(const char *path, const void *data, size_t size);
 /* The program as execvp would find it (malloc'd), or NULL. */
 char *program_resolve(const char *prog);
 /* Does the file hold our runtime? */

@@ -8,10 +8,12 @@
  * binary-exact input of PROG's build. An input that does not fail says
  * which build it was made for, when it knows. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,6 +107,144 @@ static bool portable_replay_begin(struct portable_replay *r, const char *file, c
 	return false;
 }
 
+struct replay_opts {
+	const char *record, *html;
+	unsigned events, timeout;
+	int width;
+};
+
+/* Replays one input file of the program at path. */
+static int replay_one(const char *input, char **prog_argv, const char *path,
+		      const struct replay_opts *o)
+{
+	char *trace_path = replay_temp_path("trace");
+	if (!trace_path)
+		return SETUP;
+	const char *given = input;
+	struct portable_replay pr = { 0 };
+	bool is_portable = portable_is(input);
+	if (is_portable) {
+		if (!portable_replay_begin(&pr, input, path)) {
+			unlink(trace_path);
+			free(trace_path);
+			return SETUP;
+		}
+		setenv("SCHEDFUZZ_ANCHORS", pr.anchors, 1);
+		setenv("SCHEDFUZZ_INPUT_NAME", given, 1);
+		if (pr.port.memory_all)
+			setenv("SCHEDFUZZ_MEMORY", "2", 1);
+		input = pr.input;
+	}
+	int status = replay_traced(path, prog_argv, input, trace_path, o->record, false, o->timeout);
+	unsetenv("SCHEDFUZZ_ANCHORS");
+	unsetenv("SCHEDFUZZ_INPUT_NAME");
+	if (is_portable && pr.port.memory_all)
+		unsetenv("SCHEDFUZZ_MEMORY");
+	int result = status < 0 ? SETUP
+		     : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? OK
+		     : WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR ? SETUP
+		     : FAILED;
+
+	struct trace t;
+	char err[512];
+	if (result != SETUP && trace_load(trace_path, &t, err, sizeof err)) {
+		bool symbolized;
+		struct names *nm = names_open(path, &symbolized);
+		trace_print_lanes(stderr, &t, nm, (size_t)o->events, o->width);
+		if (o->html) {
+			char *cmd = command_text(given, prog_argv);
+			if (trace_write_html(o->html, &t, nm, given, cmd ? cmd : "") == 0)
+				fprintf(stderr, "schedfuzz: timeline written to %s\n", o->html);
+			else if (result == OK)
+				result = SETUP;
+			free(cmd);
+		}
+		names_close(nm);
+		trace_free(&t);
+	} else if (result != SETUP) {
+		/* Killed before the runtime could write it (a timeout, SIGKILL). */
+		fprintf(stderr, "schedfuzz: no interleaving to show: %s\n", err);
+	}
+	if (result == OK && is_portable) {
+		portable_say_other_build(path, &pr.port);
+	} else if (result == OK) {
+		size_t size;
+		uint8_t *data = read_whole_file(given, &size), build[8];
+		if (data && sf_genome_stamped(data, size, build))
+			portable_say_stamp(path, build, given);
+		free(data);
+	} else if (result == FAILED && is_portable) {
+		fprintf(stderr, "schedfuzz: the portable reproducer failed on this build too (made "
+				"for build %s, %s, where it failed with %s)\n",
+			pr.port.made.id, pr.port.made.name, pr.port.failure);
+	}
+	if (is_portable && o->record && pr.port.memory_all)
+		fprintf(stderr, "schedfuzz: %s numbers the decisions of a run where every memory "
+				"access was a scheduling point: replay it with SCHEDFUZZ_MEMORY=2\n",
+			o->record);
+	if (is_portable)
+		portable_replay_end(&pr);
+	unlink(trace_path);
+	free(trace_path);
+	return result;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory given as INPUT, as libFuzzer takes one: every regular file
+ * in it, in name order, each replayed in turn. FAILED if one fails. */
+static int replay_dir(const char *dir, char **prog_argv, const char *path,
+		      const struct replay_opts *o)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", dir, strerror(errno));
+		return SETUP;
+	}
+	char **names = NULL;
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		char *p;
+		struct stat st;
+		if (e->d_name[0] == '.' || asprintf(&p, "%s/%s", dir, e->d_name) < 0)
+			continue;
+		char **more = stat(p, &st) == 0 && S_ISREG(st.st_mode)
+				      ? realloc(names, (n + 1) * sizeof *names)
+				      : NULL;
+		if (!more) {
+			free(p);
+			continue;
+		}
+		names = more;
+		names[n++] = p;
+	}
+	closedir(d);
+	if (!n) {
+		fprintf(stderr, "schedfuzz: no input files in %s\n", dir);
+		free(names);
+		return SETUP;
+	}
+	qsort(names, n, sizeof *names, by_name);
+	fprintf(stderr, "schedfuzz: replaying the %zu input files in %s\n", n, dir);
+	int result = OK;
+	size_t failed = 0;
+	for (size_t k = 0; k < n; k++) {
+		int r = replay_one(names[k], prog_argv, path, o);
+		fprintf(stderr, "schedfuzz: %s: %s\n", names[k],
+			r == OK ? "passed" : r == FAILED ? "failed" : "could not be replayed");
+		failed += r == FAILED;
+		if (r == SETUP || (r == FAILED && result == OK))
+			result = r;
+		free(names[k]);
+	}
+	free(names);
+	fprintf(stderr, "schedfuzz: %zu of %zu inputs failed\n", failed, n);
+	return result;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	const char *input = NULL, *record = NULL, *html = NULL;
@@ -142,84 +282,28 @@ int cmd_replay(int argc, char **argv)
 				"[--width N] [--timeout SEC] INPUT -- PROG [ARGS...]\n");
 		return SETUP;
 	}
-	if (access(input, R_OK) != 0) {
+	struct stat st;
+	if (stat(input, &st) != 0 || access(input, R_OK) != 0) {
 		fprintf(stderr, "schedfuzz: cannot read %s: %s\n", input, strerror(errno));
 		return SETUP;
 	}
-	char **prog_argv = argv + i + 1;
-	char *path = program_check(prog_argv);
-	char *trace_path = path ? replay_temp_path("trace") : NULL;
-	if (!trace_path) {
-		free(path);
+	bool dir = S_ISDIR(st.st_mode);
+	if (dir && (record || html)) {
+		fprintf(stderr, "schedfuzz: %s is a directory: --record and --html take one input file\n",
+			input);
 		return SETUP;
 	}
-	const char *given = input;
-	struct portable_replay pr = { 0 };
-	bool is_portable = portable_is(input);
-	if (is_portable) {
-		if (!portable_replay_begin(&pr, input, path)) {
-			unlink(trace_path);
-			free(trace_path);
-			free(path);
-			return SETUP;
-		}
-		setenv("SCHEDFUZZ_ANCHORS", pr.anchors, 1);
-		setenv("SCHEDFUZZ_INPUT_NAME", given, 1);
-		if (pr.port.memory_all)
-			setenv("SCHEDFUZZ_MEMORY", "2", 1);
-		input = pr.input;
-	}
-	int status = replay_traced(path, prog_argv, input, trace_path, record, false, timeout);
-	unsetenv("SCHEDFUZZ_ANCHORS");
-	unsetenv("SCHEDFUZZ_INPUT_NAME");
-	if (is_portable && pr.port.memory_all)
-		unsetenv("SCHEDFUZZ_MEMORY");
-	int result = status < 0 ? SETUP
-		     : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? OK
-		     : WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR ? SETUP
-		     : FAILED;
-
-	struct trace t;
-	char err[512];
-	if (result != SETUP && trace_load(trace_path, &t, err, sizeof err)) {
-		bool symbolized;
-		struct names *nm = names_open(path, &symbolized);
-		trace_print_lanes(stderr, &t, nm, (size_t)events, width);
-		if (html) {
-			char *cmd = command_text(given, prog_argv);
-			if (trace_write_html(html, &t, nm, given, cmd ? cmd : "") == 0)
-				fprintf(stderr, "schedfuzz: timeline written to %s\n", html);
-			else if (result == OK)
-				result = SETUP;
-			free(cmd);
-		}
-		names_close(nm);
-		trace_free(&t);
-	} else if (result != SETUP) {
-		/* Killed before the runtime could write it (a timeout, SIGKILL). */
-		fprintf(stderr, "schedfuzz: no interleaving to show: %s\n", err);
-	}
-	if (result == OK && is_portable) {
-		portable_say_other_build(path, &pr.port);
-	} else if (result == OK) {
-		size_t size;
-		uint8_t *data = read_whole_file(given, &size), build[8];
-		if (data && sf_genome_stamped(data, size, build))
-			portable_say_stamp(path, build, given);
-		free(data);
-	} else if (result == FAILED && is_portable) {
-		fprintf(stderr, "schedfuzz: the portable reproducer failed on this build too (made "
-				"for build %s, %s, where it failed with %s)\n",
-			pr.port.made.id, pr.port.made.name, pr.port.failure);
-	}
-	if (is_portable && record && pr.port.memory_all)
-		fprintf(stderr, "schedfuzz: %s numbers the decisions of a run where every memory "
-				"access was a scheduling point: replay it with SCHEDFUZZ_MEMORY=2\n",
-			record);
-	if (is_portable)
-		portable_replay_end(&pr);
-	unlink(trace_path);
-	free(trace_path);
+	if (!dir && !program_input_file(input))
+		return SETUP;
+	if ((record && !program_output_file("--record", record)) ||
+	    (html && !program_output_file("--html", html)))
+		return SETUP;
+	char **prog_argv = argv + i + 1;
+	char *path = program_check(prog_argv);
+	if (!path)
+		return SETUP;
+	struct replay_opts o = { record, html, events, timeout, width };
+	int result = dir ? replay_dir(input, prog_argv, path, &o) : replay_one(input, prog_argv, path, &o);
 	free(path);
 	return result;
 }

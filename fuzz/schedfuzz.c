@@ -168,10 +168,15 @@ static int cmd_run(int argc, char **argv)
 				unsetenv("SCHEDFUZZ_SEARCH");
 			}
 		} else if (!strcmp(a, "--state")) {
-			setenv("SCHEDFUZZ_SEARCH_STATE", argv[i = program_option_value(argc, argv, i)], 1);
+			const char *state = argv[i = program_option_value(argc, argv, i)];
+			if (!program_output_file("--state", state))
+				return SETUP;
+			setenv("SCHEDFUZZ_SEARCH_STATE", state, 1);
 		} else if (!strcmp(a, "--corpus")) {
 			/* Guided exploration's corpus, or dpor+hapset's source. */
 			const char *dir = argv[i = program_option_value(argc, argv, i)];
+			if (!program_output_dir("--corpus", dir))
+				return SETUP;
 			setenv("SCHEDFUZZ_SEARCH_CORPUS", dir, 1);
 			setenv("SCHEDFUZZ_CORPUS", dir, 1);
 		} else if (!strcmp(a, "--no-guide")) {
@@ -189,10 +194,8 @@ static int cmd_run(int argc, char **argv)
 			setenv("SCHEDFUZZ_SPURIOUS", "0", 1);
 		} else if (!strcmp(a, "--data")) {
 			const char *data = argv[i = program_option_value(argc, argv, i)];
-			if (access(data, R_OK) != 0) {
-				fprintf(stderr, "schedfuzz: cannot read %s: %s\n", data, strerror(errno));
+			if (!program_input_file(data))
 				return SETUP;
-			}
 			setenv("SCHEDFUZZ_DATA", data, 1);
 		} else if (!strcmp(a, "--keep-going")) {
 			setenv("SCHEDFUZZ_KEEP_GOING", "1", 1);
@@ -211,16 +214,10 @@ static int cmd_run(int argc, char **argv)
 		usage(stderr);
 		return SETUP;
 	}
-	if (program_mkdir_p(out) != 0) {
-		fprintf(stderr, "schedfuzz: cannot create %s: %s\n", out, strerror(errno));
-		return SETUP;
-	}
 	/* Found now, not after a long search: a failure that cannot be saved
 	 * would be lost with its report. */
-	if (!program_dir_writable(out)) {
-		fprintf(stderr, "schedfuzz: cannot write in %s: %s\n", out, strerror(errno));
+	if (!program_output_dir("-o", out))
 		return SETUP;
-	}
 	setenv("SCHEDFUZZ_OUT", out, 1);
 	unsetenv("SCHEDFUZZ_INPUT");
 	char *path = program_check(argv + i + 1);
@@ -243,6 +240,10 @@ static int cmd_show(int argc, char **argv)
 	}
 	int status = OK;
 	for (int i = 0; i < argc; i++) {
+		if (!program_input_file(argv[i])) {
+			status = SETUP;
+			continue;
+		}
 		FILE *f = fopen(argv[i], "rb");
 		if (!f) {
 			fprintf(stderr, "schedfuzz: cannot read %s: %s\n", argv[i], strerror(errno));
@@ -286,6 +287,8 @@ static int cmd_genome(int argc, char **argv)
 		fprintf(stderr, "schedfuzz genome: --strategy SPEC is required\n");
 		return SETUP;
 	}
+	if (out && !program_output_file("-o", out))
+		return SETUP;
 	struct sf_spec spec;
 	char err[256];
 	if (!sf_spec_parse(spec_text, &spec, err, sizeof err)) {
@@ -297,8 +300,8 @@ static int cmd_genome(int argc, char **argv)
 	sf_plan_generate(&spec, &none, seed, &plan);
 	uint8_t buf[SF_GENOME_HEADER];
 	size_t n = sf_genome_encode(&plan, NULL, 0, buf, sizeof buf);
-	FILE *f = out ? fopen(out, "wb") : stdout;
-	if (!f || fwrite(buf, 1, n, f) != n || (out && fclose(f) != 0)) {
+	if (out ? program_write_file(out, buf, n) != 0
+		: fwrite(buf, 1, n, stdout) != n || fflush(stdout) != 0) {
 		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", out ? out : "stdout", strerror(errno));
 		return SETUP;
 	}

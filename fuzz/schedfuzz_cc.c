@@ -230,6 +230,36 @@ static bool link_ubsan_runtime(struct cc_words *c, bool cxx)
 	return true;
 }
 
+/* ASan's runtime, after ours: its interceptors are weak definitions of
+ * the names ours interpose, and of two weak definitions the linker keeps
+ * the first, so ours must come first; the program's own (strong) still
+ * wins over both, as over libc.so. clang would put ASan's first. */
+static bool link_asan_runtime(struct cc_words *c, bool cxx)
+{
+	const char *dir = getenv("SCHEDFUZZ_CLANG_RT_DIR");
+	if (!dir || !*dir)
+		dir = SCHEDFUZZ_DEFAULT_CLANG_RT_DIR;
+	char *rt = fmt("%s/libclang_rt.asan-x86_64.a", dir);
+	char *rt_cxx = fmt("%s/libclang_rt.asan_cxx-x86_64.a", dir);
+	if (access(rt, R_OK) != 0 || (cxx && access(rt_cxx, R_OK) != 0)) {
+		fprintf(stderr, "schedfuzz-cc: ASan's runtime not found at %s (install "
+				"libclang-rt-14-dev or set SCHEDFUZZ_CLANG_RT_DIR)\n",
+			rt);
+		return false;
+	}
+	cc_words_add(c, "-Wl,--whole-archive");
+	cc_words_add(c, rt);
+	if (cxx)
+		cc_words_add(c, rt_cxx);
+	cc_words_add(c, "-Wl,--no-whole-archive");
+	cc_words_add(c, fmt("-Wl,--dynamic-list=%s.syms", rt));
+	if (cxx)
+		cc_words_add(c, fmt("-Wl,--dynamic-list=%s.syms", rt_cxx));
+	cc_words_add(c, "-lrt");
+	cc_words_add(c, "-lm");
+	return true;
+}
+
 static bool link_afl_runtime(struct cc_words *c)
 {
 	const char *art = getenv("SCHEDFUZZ_AFL_RT");
@@ -477,6 +507,8 @@ int main(int argc, char **argv)
 					rt);
 				return 1;
 			}
+			if (asan)
+				cc_words_add(&c, "-fno-sanitize-link-runtime"); /* linked below, after ours */
 			cc_words_add(&c, "-Wl,--whole-archive");
 			cc_words_add(&c, rt);
 			cc_words_add(&c, "-Wl,--no-whole-archive");
@@ -487,9 +519,11 @@ int main(int argc, char **argv)
 					cc_words_add(&c, fmt("%s/libschedfuzz_driver_afl.a", dir));
 				else if (engine == STANDALONE)
 					cc_words_add(&c, fmt("%s/libschedfuzz_driver_standalone.a", dir));
-				else if (!asan && !link_libfuzzer(&c))
-					return 1; /* with ASan's runtime linked, clang links libFuzzer too */
+				else if (!link_libfuzzer(&c))
+					return 1;
 			}
+			if (asan && !link_asan_runtime(&c, cxx))
+				return 1;
 			if (engine == AFL && !link_afl_runtime(&c))
 				return 1;
 			if (san.undefined && !asan && !link_ubsan_runtime(&c, cxx))

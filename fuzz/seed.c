@@ -83,10 +83,15 @@ static char **data_files(const char *dir, size_t *n)
 static bool write_seed(const char *path, const uint8_t *genome, size_t gsize, const uint8_t *data,
 		       size_t size)
 {
-	FILE *f = fopen(path, "wb");
-	bool ok = f && fwrite(genome, 1, gsize, f) == gsize &&
-		  (!size || fwrite(data, 1, size, f) == size);
-	ok = f && fclose(f) == 0 && ok;
+	uint8_t *all = malloc(gsize + size);
+	bool ok = all != NULL;
+	if (ok) {
+		memcpy(all, genome, gsize);
+		if (size)
+			memcpy(all + gsize, data, size);
+		ok = program_write_file(path, all, gsize + size) == 0;
+		free(all);
+	}
 	if (!ok)
 		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
 	return ok;
@@ -122,10 +127,8 @@ int cmd_seed(int argc, char **argv)
 	char **names = data_files(data_dir, &n);
 	if (!names)
 		return SETUP;
-	if (program_mkdir_p(out) != 0 || !program_dir_writable(out)) {
-		fprintf(stderr, "schedfuzz: cannot write in %s: %s\n", out, strerror(errno));
+	if (!program_output_dir("-o", out))
 		return SETUP;
-	}
 	int status = OK;
 	size_t written = 0;
 	for (size_t f = 0; f < n && status == OK; f++) {

@@ -343,21 +343,21 @@ static inline void ranges(const void *src, void *dst, size_t n, const void *pc)
 	on_access(dst, size, true, pc);
 }
 
-HOOK void *memcpy(void *restrict d, const void *restrict s, size_t n)
+RT_INTERPOSE void *memcpy(void *restrict d, const void *restrict s, size_t n)
 {
 	if (rt_self && n)
 		ranges(s, d, n, RT_CALLER());
 	return rt_real.memcpy ? rt_real.memcpy(d, s, n) : bytes_copy(d, s, n);
 }
 
-HOOK void *memmove(void *d, const void *s, size_t n)
+RT_INTERPOSE void *memmove(void *d, const void *s, size_t n)
 {
 	if (rt_self && n)
 		ranges(s, d, n, RT_CALLER());
 	return rt_real.memmove ? rt_real.memmove(d, s, n) : bytes_copy(d, s, n);
 }
 
-HOOK void *memset(void *d, int c, size_t n)
+RT_INTERPOSE void *memset(void *d, int c, size_t n)
 {
 	if (rt_self && n)
 		ranges(NULL, d, n, RT_CALLER());

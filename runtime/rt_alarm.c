@@ -248,7 +248,7 @@ static void arm(const struct itimerval *v)
 	rt_vtime_timer_set(0, ns_of(&v->it_value), ns_of(&v->it_interval));
 }
 
-RT_EXPORT unsigned alarm(unsigned seconds)
+RT_INTERPOSE unsigned alarm(unsigned seconds)
 {
 	if (!rt_modelled_self())
 		return NEXT(unsigned (*)(unsigned), "alarm")(seconds);
@@ -262,7 +262,7 @@ RT_EXPORT unsigned alarm(unsigned seconds)
 	return left;
 }
 
-RT_EXPORT int setitimer(__itimer_which_t which, const struct itimerval *v, struct itimerval *old)
+RT_INTERPOSE int setitimer(__itimer_which_t which, const struct itimerval *v, struct itimerval *old)
 {
 	if (!rt_modelled_self() || which != ITIMER_REAL)
 		return NEXT(int (*)(__itimer_which_t, const struct itimerval *, struct itimerval *),
@@ -279,7 +279,7 @@ RT_EXPORT int setitimer(__itimer_which_t which, const struct itimerval *v, struc
 	return 0;
 }
 
-RT_EXPORT int getitimer(__itimer_which_t which, struct itimerval *out)
+RT_INTERPOSE int getitimer(__itimer_which_t which, struct itimerval *out)
 {
 	if (!rt_modelled_self() || which != ITIMER_REAL)
 		return NEXT(int (*)(__itimer_which_t, struct itimerval *), "getitimer")(which, out);

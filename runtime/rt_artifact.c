@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 static uint32_t rol(uint32_t x, int n)
 {

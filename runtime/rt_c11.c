@@ -37,7 +37,7 @@ static int c11_result(int err)
 	}
 }
 
-RT_EXPORT int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
+RT_INTERPOSE int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -45,7 +45,7 @@ RT_EXPORT int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 	return c11_result(rt_thread_create(self, thr, NULL, NULL, fn, arg, RT_CALLER()));
 }
 
-RT_EXPORT int thrd_join(thrd_t thr, int *res)
+RT_INTERPOSE int thrd_join(thrd_t thr, int *res)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -57,7 +57,7 @@ RT_EXPORT int thrd_join(thrd_t thr, int *res)
 	return c11_result(r);
 }
 
-RT_EXPORT int thrd_detach(thrd_t thr)
+RT_INTERPOSE int thrd_detach(thrd_t thr)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -65,7 +65,7 @@ RT_EXPORT int thrd_detach(thrd_t thr)
 	return c11_result(rt_thread_detach(self, thr));
 }
 
-RT_EXPORT _Noreturn void thrd_exit(int res)
+RT_INTERPOSE _Noreturn void thrd_exit(int res)
 {
 	struct rt_thread *self = rt_self;
 	if (!self) {
@@ -78,7 +78,7 @@ RT_EXPORT _Noreturn void thrd_exit(int res)
 	rt_thread_exit(self, (void *)(intptr_t)res, RT_CALLER());
 }
 
-RT_EXPORT void thrd_yield(void)
+RT_INTERPOSE void thrd_yield(void)
 {
 	struct rt_thread *self = rt_self;
 	if (!self) {
@@ -88,7 +88,7 @@ RT_EXPORT void thrd_yield(void)
 	rt_yield(self, EV_YIELD, RT_CALLER());
 }
 
-RT_EXPORT int thrd_sleep(const struct timespec *req, struct timespec *rem)
+RT_INTERPOSE int thrd_sleep(const struct timespec *req, struct timespec *rem)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -101,7 +101,7 @@ RT_EXPORT int thrd_sleep(const struct timespec *req, struct timespec *rem)
 	return 0;
 }
 
-RT_EXPORT int mtx_init(mtx_t *m, int type)
+RT_INTERPOSE int mtx_init(mtx_t *m, int type)
 {
 	pthread_mutexattr_t attr;
 	pthread_mutexattr_init(&attr);
@@ -114,7 +114,7 @@ RT_EXPORT int mtx_init(mtx_t *m, int type)
 	return c11_result(r);
 }
 
-RT_EXPORT void mtx_destroy(mtx_t *m)
+RT_INTERPOSE void mtx_destroy(mtx_t *m)
 {
 	struct rt_thread *self = rt_self;
 	if (self)
@@ -123,7 +123,7 @@ RT_EXPORT void mtx_destroy(mtx_t *m)
 		REAL(pthread_mutex_destroy)((pthread_mutex_t *)m);
 }
 
-RT_EXPORT int mtx_lock(mtx_t *m)
+RT_INTERPOSE int mtx_lock(mtx_t *m)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -131,7 +131,7 @@ RT_EXPORT int mtx_lock(mtx_t *m)
 	return c11_result(rt_mutex_lock(self, (pthread_mutex_t *)m, HOW_BLOCK, NULL, RT_CALLER()));
 }
 
-RT_EXPORT int mtx_trylock(mtx_t *m)
+RT_INTERPOSE int mtx_trylock(mtx_t *m)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -139,7 +139,7 @@ RT_EXPORT int mtx_trylock(mtx_t *m)
 	return c11_result(rt_mutex_lock(self, (pthread_mutex_t *)m, HOW_TRY, NULL, RT_CALLER()));
 }
 
-RT_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict abs)
+RT_INTERPOSE int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict abs)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -147,7 +147,7 @@ RT_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict a
 	return c11_result(rt_mutex_lock(self, (pthread_mutex_t *)m, HOW_TIMED, abs, RT_CALLER()));
 }
 
-RT_EXPORT int mtx_unlock(mtx_t *m)
+RT_INTERPOSE int mtx_unlock(mtx_t *m)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -155,14 +155,14 @@ RT_EXPORT int mtx_unlock(mtx_t *m)
 	return c11_result(rt_mutex_unlock(self, (pthread_mutex_t *)m, RT_CALLER()));
 }
 
-RT_EXPORT int cnd_init(cnd_t *c)
+RT_INTERPOSE int cnd_init(cnd_t *c)
 {
 	if (rt_self)
 		rt_obj_forget(c);
 	return c11_result(REAL(pthread_cond_init)((pthread_cond_t *)c, NULL));
 }
 
-RT_EXPORT void cnd_destroy(cnd_t *c)
+RT_INTERPOSE void cnd_destroy(cnd_t *c)
 {
 	struct rt_thread *self = rt_self;
 	if (self)
@@ -171,7 +171,7 @@ RT_EXPORT void cnd_destroy(cnd_t *c)
 		REAL(pthread_cond_destroy)((pthread_cond_t *)c);
 }
 
-RT_EXPORT int cnd_signal(cnd_t *c)
+RT_INTERPOSE int cnd_signal(cnd_t *c)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -179,7 +179,7 @@ RT_EXPORT int cnd_signal(cnd_t *c)
 	return c11_result(rt_cond_wake(self, (pthread_cond_t *)c, false, RT_CALLER()));
 }
 
-RT_EXPORT int cnd_broadcast(cnd_t *c)
+RT_INTERPOSE int cnd_broadcast(cnd_t *c)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -187,7 +187,7 @@ RT_EXPORT int cnd_broadcast(cnd_t *c)
 	return c11_result(rt_cond_wake(self, (pthread_cond_t *)c, true, RT_CALLER()));
 }
 
-RT_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
+RT_INTERPOSE int cnd_wait(cnd_t *c, mtx_t *m)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -196,7 +196,7 @@ RT_EXPORT int cnd_wait(cnd_t *c, mtx_t *m)
 				       false, RT_CALLER()));
 }
 
-RT_EXPORT int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m,
+RT_INTERPOSE int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m,
 			    const struct timespec *restrict abs)
 {
 	struct rt_thread *self = rt_self;
@@ -207,7 +207,7 @@ RT_EXPORT int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m,
 				       RT_CALLER()));
 }
 
-RT_EXPORT void call_once(once_flag *flag, void (*fn)(void))
+RT_INTERPOSE void call_once(once_flag *flag, void (*fn)(void))
 {
 	struct rt_thread *self = rt_self;
 	if (self)
@@ -216,7 +216,7 @@ RT_EXPORT void call_once(once_flag *flag, void (*fn)(void))
 		REAL(pthread_once)((pthread_once_t *)flag, fn);
 }
 
-RT_EXPORT int tss_create(tss_t *key, tss_dtor_t dtor)
+RT_INTERPOSE int tss_create(tss_t *key, tss_dtor_t dtor)
 {
 	return c11_result(rt_key_create((pthread_key_t *)key, dtor));
 }

@@ -62,7 +62,7 @@ void rt_cancel_act(struct rt_thread *self)
 	rt_thread_exit(self, PTHREAD_CANCELED, self->site);
 }
 
-RT_EXPORT int pthread_cancel(pthread_t th)
+RT_INTERPOSE int pthread_cancel(pthread_t th)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -80,7 +80,7 @@ RT_EXPORT int pthread_cancel(pthread_t th)
 	return 0;
 }
 
-RT_EXPORT void pthread_testcancel(void)
+RT_INTERPOSE void pthread_testcancel(void)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self) {
@@ -94,7 +94,7 @@ RT_EXPORT void pthread_testcancel(void)
 /* Neither call is a cancellation point (POSIX), not even when it enables
  * cancellation with one pending; but turning asynchronous with one
  * pending would act at once, which is not modelled. */
-RT_EXPORT int pthread_setcancelstate(int state, int *old)
+RT_INTERPOSE int pthread_setcancelstate(int state, int *old)
 {
 	struct rt_thread *self = rt_modelled_self();
 	int r = NEXT(int (*)(int, int *), "pthread_setcancelstate")(state, old);
@@ -109,7 +109,7 @@ RT_EXPORT int pthread_setcancelstate(int state, int *old)
 	return 0;
 }
 
-RT_EXPORT int pthread_setcanceltype(int type, int *old)
+RT_INTERPOSE int pthread_setcanceltype(int type, int *old)
 {
 	struct rt_thread *self = rt_modelled_self();
 	int r = NEXT(int (*)(int, int *), "pthread_setcanceltype")(type, old);

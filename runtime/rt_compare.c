@@ -150,7 +150,7 @@ static size_t bytes_len(const char *s)
 
 /* ---- the interceptors ----------------------------------------------------- */
 
-RT_EXPORT RT_NOINLINE int memcmp(const void *s1, const void *s2, size_t n)
+RT_INTERPOSE RT_NOINLINE int memcmp(const void *s1, const void *s2, size_t n)
 {
 	int r = find_real() ? real.memcmp(s1, s2, n) : bytes_cmp(s1, s2, n, false, false);
 	CALL_HOOK(__sanitizer_weak_hook_memcmp, RT_CALLER(), s1, s2, n, r);
@@ -158,42 +158,42 @@ RT_EXPORT RT_NOINLINE int memcmp(const void *s1, const void *s2, size_t n)
 }
 
 /* What clang makes of "memcmp(...) == 0" where it may. */
-RT_EXPORT RT_NOINLINE int bcmp(const void *s1, const void *s2, size_t n)
+RT_INTERPOSE RT_NOINLINE int bcmp(const void *s1, const void *s2, size_t n)
 {
 	int r = find_real() ? real.bcmp(s1, s2, n) : bytes_cmp(s1, s2, n, false, false);
 	CALL_HOOK(__sanitizer_weak_hook_memcmp, RT_CALLER(), s1, s2, n, r);
 	return r;
 }
 
-RT_EXPORT RT_NOINLINE int strncmp(const char *s1, const char *s2, size_t n)
+RT_INTERPOSE RT_NOINLINE int strncmp(const char *s1, const char *s2, size_t n)
 {
 	int r = find_real() ? real.strncmp(s1, s2, n) : bytes_cmp(s1, s2, n, true, false);
 	CALL_HOOK(__sanitizer_weak_hook_strncmp, RT_CALLER(), s1, s2, n, r);
 	return r;
 }
 
-RT_EXPORT RT_NOINLINE int strcmp(const char *s1, const char *s2)
+RT_INTERPOSE RT_NOINLINE int strcmp(const char *s1, const char *s2)
 {
 	int r = find_real() ? real.strcmp(s1, s2) : bytes_cmp(s1, s2, SIZE_MAX, true, false);
 	CALL_HOOK(__sanitizer_weak_hook_strcmp, RT_CALLER(), s1, s2, r);
 	return r;
 }
 
-RT_EXPORT RT_NOINLINE int strncasecmp(const char *s1, const char *s2, size_t n)
+RT_INTERPOSE RT_NOINLINE int strncasecmp(const char *s1, const char *s2, size_t n)
 {
 	int r = find_real() ? real.strncasecmp(s1, s2, n) : bytes_cmp(s1, s2, n, true, true);
 	CALL_HOOK(__sanitizer_weak_hook_strncasecmp, RT_CALLER(), s1, s2, n, r);
 	return r;
 }
 
-RT_EXPORT RT_NOINLINE int strcasecmp(const char *s1, const char *s2)
+RT_INTERPOSE RT_NOINLINE int strcasecmp(const char *s1, const char *s2)
 {
 	int r = find_real() ? real.strcasecmp(s1, s2) : bytes_cmp(s1, s2, SIZE_MAX, true, true);
 	CALL_HOOK(__sanitizer_weak_hook_strcasecmp, RT_CALLER(), s1, s2, r);
 	return r;
 }
 
-RT_EXPORT RT_NOINLINE char *strstr(const char *s1, const char *s2)
+RT_INTERPOSE RT_NOINLINE char *strstr(const char *s1, const char *s2)
 {
 	char *r = find_real() ? real.strstr(s1, s2)
 			      : (char *)bytes_find(s1, bytes_len(s1), s2, bytes_len(s2), false);
@@ -201,7 +201,7 @@ RT_EXPORT RT_NOINLINE char *strstr(const char *s1, const char *s2)
 	return r;
 }
 
-RT_EXPORT RT_NOINLINE char *strcasestr(const char *s1, const char *s2)
+RT_INTERPOSE RT_NOINLINE char *strcasestr(const char *s1, const char *s2)
 {
 	char *r = find_real() ? real.strcasestr(s1, s2)
 			      : (char *)bytes_find(s1, bytes_len(s1), s2, bytes_len(s2), true);
@@ -209,7 +209,7 @@ RT_EXPORT RT_NOINLINE char *strcasestr(const char *s1, const char *s2)
 	return r;
 }
 
-RT_EXPORT RT_NOINLINE void *memmem(const void *s1, size_t n1, const void *s2, size_t n2)
+RT_INTERPOSE RT_NOINLINE void *memmem(const void *s1, size_t n1, const void *s2, size_t n2)
 {
 	void *r = find_real() ? real.memmem(s1, n1, s2, n2) : (void *)bytes_find(s1, n1, s2, n2, false);
 	CALL_HOOK(__sanitizer_weak_hook_memmem, RT_CALLER(), s1, n1, s2, n2, r);

@@ -154,27 +154,27 @@ int rt_cond_destroy(struct rt_thread *self, pthread_cond_t *c)
 	return REAL(pthread_cond_destroy)(c);
 }
 
-RT_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
+RT_INTERPOSE int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
 {
 	if (rt_self)
 		rt_obj_forget(c);
 	return REAL(pthread_cond_init)(c, attr);
 }
 
-RT_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
+RT_INTERPOSE int pthread_cond_destroy(pthread_cond_t *c)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_cond_destroy(self, c) : REAL(pthread_cond_destroy)(c);
 }
 
-RT_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+RT_INTERPOSE int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_cond_wait(self, c, m, NULL, false, RT_CALLER())
 		    : REAL(pthread_cond_wait)(c, m);
 }
 
-RT_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+RT_INTERPOSE int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 				     const struct timespec *abs)
 {
 	struct rt_thread *self = rt_self;
@@ -182,7 +182,7 @@ RT_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 		    : REAL(pthread_cond_timedwait)(c, m, abs);
 }
 
-RT_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+RT_INTERPOSE int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 				     const struct timespec *abs)
 {
 	struct rt_thread *self = rt_self;
@@ -190,13 +190,13 @@ RT_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, cloc
 		    : REAL(pthread_cond_clockwait)(c, m, clk, abs);
 }
 
-RT_EXPORT int pthread_cond_signal(pthread_cond_t *c)
+RT_INTERPOSE int pthread_cond_signal(pthread_cond_t *c)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_cond_wake(self, c, false, RT_CALLER()) : REAL(pthread_cond_signal)(c);
 }
 
-RT_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
+RT_INTERPOSE int pthread_cond_broadcast(pthread_cond_t *c)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_cond_wake(self, c, true, RT_CALLER()) : REAL(pthread_cond_broadcast)(c);

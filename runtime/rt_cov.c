@@ -29,6 +29,7 @@
 #include "rt_guide.h"
 #include "rt_internal.h"
 #include "rt_observer.h"
+#include "rt_libc.h"
 
 #define COV_EVENTS_DEFAULT (1u << 20)
 

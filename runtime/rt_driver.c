@@ -77,6 +77,7 @@
 #include "rt_input_hint.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 /* Found by `schedfuzz` in a binary to tell that it was built with us. */
 RT_EXPORT __attribute__((used)) const char schedfuzz_runtime_marker[] = "schedfuzz-runtime-v1";
@@ -414,17 +415,32 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 	return c;
 }
 
+/* All or nothing: the bytes go to a temporary name in the same directory,
+ * renamed to the input's name once all of them are written, removed when
+ * they could not be (a full disk): an empty or cut file would replay as
+ * another schedule, since every byte string is one. */
 static int write_input(const char *dir, const char *prefix, const uint8_t *input, size_t size,
 		       char *path, size_t cap)
 {
 	mkdir(dir, 0777);
 	snprintf(path, cap, "%s/%s-%016" PRIx64, dir, prefix, cov_hash64(input, size, 0));
-	FILE *f = fopen(path, "wb");
+	char tmp[4200]; /* hidden from whoever lists the directory meanwhile */
+	snprintf(tmp, sizeof tmp, "%s/.%s-%016" PRIx64 ".tmp-%d", dir, prefix,
+		 cov_hash64(input, size, 0), (int)getpid());
+	FILE *f = fopen(tmp, "wb");
 	bool ok = f && fwrite(input, 1, size, f) == size;
 	if (f && fclose(f) != 0)
 		ok = false;
-	if (!ok)
-		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(errno));
+	int e = errno;
+	if (ok && rename(tmp, path) != 0) {
+		ok = false;
+		e = errno;
+	}
+	if (!ok) {
+		if (f)
+			unlink(tmp);
+		fprintf(stderr, "schedfuzz: cannot write %s: %s\n", path, strerror(e));
+	}
 	return ok ? 0 : -1;
 }
 

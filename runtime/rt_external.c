@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 #define IDLE_SLICE_MS 20
 #define IDLE_MAX_FDS 512

@@ -189,7 +189,7 @@ void rt_fd_kind(int fd, char *buf, size_t cap)
 
 /* ---- the calls that create descriptors ---------------------------------------- */
 
-RT_EXPORT int pipe(int p[2])
+RT_INTERPOSE int pipe(int p[2])
 {
 	int r = IO_REAL(pipe)(p);
 	if (r == 0 && rt_io_self(RT_CALLER())) {
@@ -199,7 +199,7 @@ RT_EXPORT int pipe(int p[2])
 	return r;
 }
 
-RT_EXPORT int pipe2(int p[2], int flags)
+RT_INTERPOSE int pipe2(int p[2], int flags)
 {
 	int r = IO_REAL(pipe2)(p, flags);
 	if (r == 0 && rt_io_self(RT_CALLER())) {
@@ -209,7 +209,7 @@ RT_EXPORT int pipe2(int p[2], int flags)
 	return r;
 }
 
-RT_EXPORT int socketpair(int domain, int type, int proto, int sv[2])
+RT_INTERPOSE int socketpair(int domain, int type, int proto, int sv[2])
 {
 	int r = IO_REAL(socketpair)(domain, type, proto, sv);
 	if (r == 0 && rt_io_self(RT_CALLER())) {
@@ -219,7 +219,7 @@ RT_EXPORT int socketpair(int domain, int type, int proto, int sv[2])
 	return r;
 }
 
-RT_EXPORT int socket(int domain, int type, int proto)
+RT_INTERPOSE int socket(int domain, int type, int proto)
 {
 	int fd = IO_REAL(socket)(domain, type, proto);
 	if (fd >= 0 && rt_io_self(RT_CALLER()))
@@ -227,7 +227,7 @@ RT_EXPORT int socket(int domain, int type, int proto)
 	return fd;
 }
 
-RT_EXPORT int eventfd(unsigned initval, int flags)
+RT_INTERPOSE int eventfd(unsigned initval, int flags)
 {
 	int fd = IO_REAL(eventfd)(initval, flags);
 	if (fd >= 0 && rt_io_self(RT_CALLER()))
@@ -235,7 +235,7 @@ RT_EXPORT int eventfd(unsigned initval, int flags)
 	return fd;
 }
 
-RT_EXPORT int close(int fd)
+RT_INTERPOSE int close(int fd)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (self)

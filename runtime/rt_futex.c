@@ -177,7 +177,7 @@ static long futex_model(struct rt_thread *self, long *a, const void *site)
 	}
 }
 
-RT_EXPORT long syscall(long nr, ...)
+RT_INTERPOSE long syscall(long nr, ...)
 {
 	va_list ap;
 	long a[6];

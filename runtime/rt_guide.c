@@ -44,6 +44,7 @@
 #include "rng.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_libc.h"
 #include "rt_reversals.h"
 
 uint64_t *rt_guide_map;

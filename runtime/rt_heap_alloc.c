@@ -76,12 +76,12 @@ static void *alloc_at(size_t size, const void *site)
 	return p;
 }
 
-RT_EXPORT void *malloc(size_t size)
+RT_INTERPOSE void *malloc(size_t size)
 {
 	return alloc_at(size, RT_CALLER());
 }
 
-RT_EXPORT void free(void *p)
+RT_INTERPOSE void free(void *p)
 {
 	int first = -1;
 	if (p && controlled()) {
@@ -98,7 +98,7 @@ RT_EXPORT void free(void *p)
 		rt_heap_double_free("free", first);
 }
 
-RT_EXPORT void *calloc(size_t n, size_t size)
+RT_INTERPOSE void *calloc(size_t n, size_t size)
 {
 	void *p = reused(__libc_calloc(n, size));
 	if (rt_heap_tracking())
@@ -106,7 +106,7 @@ RT_EXPORT void *calloc(size_t n, size_t size)
 	return p;
 }
 
-RT_EXPORT void *realloc(void *old, size_t size)
+RT_INTERPOSE void *realloc(void *old, size_t size)
 {
 	/* glibc does not check a realloc'd block: it would corrupt the heap. */
 	int first = old ? freed_before(old) : -1;
@@ -138,17 +138,17 @@ static void *aligned_at(size_t align, size_t size, const void *site)
 	return p;
 }
 
-RT_EXPORT void *memalign(size_t align, size_t size)
+RT_INTERPOSE void *memalign(size_t align, size_t size)
 {
 	return aligned_at(align, size, RT_CALLER());
 }
 
-RT_EXPORT void *aligned_alloc(size_t align, size_t size)
+RT_INTERPOSE void *aligned_alloc(size_t align, size_t size)
 {
 	return aligned_at(align, size, RT_CALLER());
 }
 
-RT_EXPORT int posix_memalign(void **out, size_t align, size_t size)
+RT_INTERPOSE int posix_memalign(void **out, size_t align, size_t size)
 {
 	if (align < sizeof(void *) || (align & (align - 1)))
 		return EINVAL;
@@ -162,7 +162,7 @@ RT_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 	return 0;
 }
 
-RT_EXPORT void *valloc(size_t size)
+RT_INTERPOSE void *valloc(size_t size)
 {
 	void *p = reused(__libc_valloc(size));
 	if (rt_heap_tracking())
@@ -170,7 +170,7 @@ RT_EXPORT void *valloc(size_t size)
 	return p;
 }
 
-RT_EXPORT void *pvalloc(size_t size)
+RT_INTERPOSE void *pvalloc(size_t size)
 {
 	void *p = reused(__libc_pvalloc(size));
 	if (rt_heap_tracking())
@@ -195,12 +195,12 @@ static void *new_at(size_t size, const void *site, const char *name)
 	return next(size);
 }
 
-RT_EXPORT void *_Znwm(size_t size) /* operator new(size_t) */
+RT_INTERPOSE void *_Znwm(size_t size) /* operator new(size_t) */
 {
 	return new_at(size, RT_CALLER(), "_Znwm");
 }
 
-RT_EXPORT void *_Znam(size_t size) /* operator new[](size_t) */
+RT_INTERPOSE void *_Znam(size_t size) /* operator new[](size_t) */
 {
 	return new_at(size, RT_CALLER(), "_Znam");
 }

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 struct entry {
 	uintptr_t addr;

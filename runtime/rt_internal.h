@@ -28,6 +28,20 @@
 
 #define RT_HIDDEN __attribute__((visibility("hidden")))
 #define RT_EXPORT __attribute__((visibility("default")))
+/* A libc, libpthread or libstdc++ name the runtime defines to interpose it.
+ * Weak, so that a program (or one of its static libraries) that defines
+ * the same name links and its definition wins, as it would over libc.so;
+ * the runtime then no longer models that call, and its own work never
+ * reaches the program's function (rt_libc.h).
+ * An attribute at the definition rather than objcopy --weaken-symbol over
+ * a list: the definition is the one place that says a name is interposed,
+ * and it cannot weaken by mistake an ABI hook (rt_*, __tsan_*) or an
+ * undefined reference, which a list matched against nm's output could.
+ * Beside ASan too, whose interceptors are weak definitions of the same
+ * names: schedfuzz-cc links ASan's runtime after ours, and of two weak
+ * definitions the linker keeps the first.
+ * tests/libc/weak_interposers.sh checks both archives. */
+#define RT_INTERPOSE RT_EXPORT __attribute__((weak))
 #define RT_NOINLINE __attribute__((noinline))
 #define RT_NORETURN __attribute__((noreturn))
 #define RT_LIKELY(x) __builtin_expect(!!(x), 1)

@@ -116,7 +116,23 @@ static void expire_now(int fd)
 	IO_REAL(poll)(&p, 1, 1000);
 }
 
+static bool fd_wait(struct rt_thread *self, int fd, short events, const char *call,
+		    const void *site);
+
+/* Its probes (poll, fcntl, getsockopt, readlink) are the runtime's own:
+ * when the call may proceed, errno is what the program left, for the
+ * real call to set or not. */
 bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call, const void *site)
+{
+	int saved_errno = errno;
+	bool go = fd_wait(self, fd, events, call, site);
+	if (go)
+		errno = saved_errno;
+	return go;
+}
+
+static bool fd_wait(struct rt_thread *self, int fd, short events, const char *call,
+		    const void *site)
 {
 	point(self, fd, site);
 	rt_cancel_point(self); /* a cancellation point, blocking or not (POSIX 2.9.5.2) */
@@ -161,11 +177,24 @@ static ssize_t done(struct rt_thread *self, ssize_t r)
 	return r;
 }
 
+/* A socket call on a descriptor that is no socket, or accept on a socket
+ * that does not listen, fails at once in the kernel (ENOTSOCK, EBADF,
+ * EINVAL): the real call runs, with no wait and no write in its place. */
+static bool fails_at_once(int fd, bool accepting)
+{
+	int saved_errno = errno, v = 0;
+	socklen_t l = sizeof v;
+	bool fails = getsockopt(fd, SOL_SOCKET, accepting ? SO_ACCEPTCONN : SO_TYPE, &v, &l) != 0 ||
+		     (accepting && !v);
+	errno = saved_errno;
+	return fails;
+}
+
 /* ---- reads ------------------------------------------------------------------------------ */
 
 #define RD (POLLIN | POLLRDHUP)
 
-RT_EXPORT ssize_t read(int fd, void *buf, size_t n)
+RT_INTERPOSE ssize_t read(int fd, void *buf, size_t n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -175,7 +204,7 @@ RT_EXPORT ssize_t read(int fd, void *buf, size_t n)
 	return done(self, IO_REAL(read)(fd, buf, n));
 }
 
-RT_EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
+RT_INTERPOSE ssize_t readv(int fd, const struct iovec *iov, int n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -185,31 +214,31 @@ RT_EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 	return done(self, IO_REAL(readv)(fd, iov, n));
 }
 
-RT_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
+RT_INTERPOSE ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self || (flags & MSG_DONTWAIT))
+	if (!self || (flags & MSG_DONTWAIT) || fails_at_once(fd, false))
 		return IO_REAL(recv)(fd, buf, n, flags);
 	if (!rt_fd_wait(self, fd, RD, "recv", RT_CALLER()))
 		return -1;
 	return done(self, IO_REAL(recv)(fd, buf, n, flags));
 }
 
-RT_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from,
+RT_INTERPOSE ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from,
 			   socklen_t *len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self || (flags & MSG_DONTWAIT))
+	if (!self || (flags & MSG_DONTWAIT) || fails_at_once(fd, false))
 		return IO_REAL(recvfrom)(fd, buf, n, flags, from, len);
 	if (!rt_fd_wait(self, fd, RD, "recvfrom", RT_CALLER()))
 		return -1;
 	return done(self, IO_REAL(recvfrom)(fd, buf, n, flags, from, len));
 }
 
-RT_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+RT_INTERPOSE ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self || (flags & MSG_DONTWAIT))
+	if (!self || (flags & MSG_DONTWAIT) || fails_at_once(fd, false))
 		return IO_REAL(recvmsg)(fd, msg, flags);
 	if (!rt_fd_wait(self, fd, RD, "recvmsg", RT_CALLER()))
 		return -1;
@@ -248,6 +277,7 @@ static ssize_t write_once(int fd, const void *buf, size_t n, int flags, bool soc
 static ssize_t write_all(struct rt_thread *self, int fd, const void *buf, size_t n, int flags,
 			 const char *call, const void *site)
 {
+	int saved_errno = errno; /* each real call starts from it: probes and EAGAIN are ours */
 	bool sock = is_socket(fd);
 	int type = 0;
 	socklen_t l = sizeof type;
@@ -258,6 +288,7 @@ static ssize_t write_all(struct rt_thread *self, int fd, const void *buf, size_t
 		if (!rt_fd_wait(self, fd, POLLOUT, call, site))
 			return sent ? (ssize_t)sent : -1;
 		int fl = fcntl(fd, F_GETFL);
+		errno = saved_errno;
 		if (fl >= 0 && (fl & O_NONBLOCK))
 			return done(self, sock ? IO_REAL(send)(fd, buf, n, flags)
 					       : IO_REAL(write)(fd, buf, n));
@@ -275,7 +306,7 @@ static ssize_t write_all(struct rt_thread *self, int fd, const void *buf, size_t
 	return (ssize_t)sent;
 }
 
-RT_EXPORT ssize_t write(int fd, const void *buf, size_t n)
+RT_INTERPOSE ssize_t write(int fd, const void *buf, size_t n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -283,15 +314,15 @@ RT_EXPORT ssize_t write(int fd, const void *buf, size_t n)
 	return write_all(self, fd, buf, n, 0, "write", RT_CALLER());
 }
 
-RT_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
+RT_INTERPOSE ssize_t send(int fd, const void *buf, size_t n, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self || (flags & MSG_DONTWAIT))
+	if (!self || (flags & MSG_DONTWAIT) || fails_at_once(fd, false))
 		return IO_REAL(send)(fd, buf, n, flags);
 	return write_all(self, fd, buf, n, flags, "send", RT_CALLER());
 }
 
-RT_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
+RT_INTERPOSE ssize_t writev(int fd, const struct iovec *iov, int n)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -301,21 +332,21 @@ RT_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 	return done(self, IO_REAL(writev)(fd, iov, n));
 }
 
-RT_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to,
+RT_INTERPOSE ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to,
 			 socklen_t len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self || (flags & MSG_DONTWAIT))
+	if (!self || (flags & MSG_DONTWAIT) || fails_at_once(fd, false))
 		return IO_REAL(sendto)(fd, buf, n, flags, to, len);
 	if (!rt_fd_wait(self, fd, POLLOUT, "sendto", RT_CALLER()))
 		return -1;
 	return done(self, IO_REAL(sendto)(fd, buf, n, flags, to, len));
 }
 
-RT_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+RT_INTERPOSE ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self || (flags & MSG_DONTWAIT))
+	if (!self || (flags & MSG_DONTWAIT) || fails_at_once(fd, false))
 		return IO_REAL(sendmsg)(fd, msg, flags);
 	if (!rt_fd_wait(self, fd, POLLOUT, "sendmsg", RT_CALLER()))
 		return -1;
@@ -324,10 +355,10 @@ RT_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 
 /* ---- connections ------------------------------------------------------------------------ */
 
-RT_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
+RT_INTERPOSE int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self)
+	if (!self || fails_at_once(fd, true))
 		return IO_REAL(accept4)(fd, addr, len, flags);
 	if (!rt_fd_wait(self, fd, POLLIN, "accept", RT_CALLER()))
 		return -1;
@@ -337,10 +368,10 @@ RT_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 	return r;
 }
 
-RT_EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
+RT_INTERPOSE int accept(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
-	if (!self)
+	if (!self || fails_at_once(fd, true))
 		return IO_REAL(accept)(fd, addr, len);
 	if (!rt_fd_wait(self, fd, POLLIN, "accept", RT_CALLER()))
 		return -1;
@@ -353,7 +384,7 @@ RT_EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
 /* A connect on loopback completes in the kernel without the listener's
  * help (the backlog takes it): a scheduling point, then the real call. A
  * listener waiting in accept or poll becomes ready. */
-RT_EXPORT int connect(int fd, const struct sockaddr *addr, socklen_t len)
+RT_INTERPOSE int connect(int fd, const struct sockaddr *addr, socklen_t len)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)

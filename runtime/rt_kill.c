@@ -159,12 +159,12 @@ static int change_mask(int how, const sigset_t *set, sigset_t *old)
 	return r;
 }
 
-RT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+RT_INTERPOSE int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
 	return change_mask(how, set, old);
 }
 
-RT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+RT_INTERPOSE int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	int r = change_mask(how, set, old);
 	if (r != 0) {
@@ -289,7 +289,7 @@ void rt_signal_deliver(struct rt_thread *self)
 	}
 }
 
-RT_EXPORT int pthread_kill(pthread_t th, int sig)
+RT_INTERPOSE int pthread_kill(pthread_t th, int sig)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self || sig == 0)
@@ -347,7 +347,7 @@ static bool send_to_process(struct rt_thread *self, int sig, const union sigval 
 	return true;
 }
 
-RT_EXPORT int kill(pid_t pid, int sig)
+RT_INTERPOSE int kill(pid_t pid, int sig)
 {
 	static int (*real)(pid_t, int);
 	if (!real)
@@ -359,7 +359,7 @@ RT_EXPORT int kill(pid_t pid, int sig)
 	return 0;
 }
 
-RT_EXPORT int sigqueue(pid_t pid, int sig, const union sigval value)
+RT_INTERPOSE int sigqueue(pid_t pid, int sig, const union sigval value)
 {
 	static int (*real)(pid_t, int, const union sigval);
 	if (!real)
@@ -402,7 +402,9 @@ static int real_pending(const sigset_t *set, siginfo_t *info)
 		real = NEXT(int (*)(const sigset_t *, siginfo_t *, const struct timespec *),
 			    "sigtimedwait");
 	struct timespec zero = { 0, 0 };
+	int saved_errno = errno; /* EAGAIN when none: the probe's, not the call's */
 	int r = real(set, info, &zero);
+	errno = saved_errno;
 	return r > 0 ? r : 0;
 }
 
@@ -436,7 +438,7 @@ static int take(struct rt_thread *self, const sigset_t *set, siginfo_t *info, bo
 	return sig;
 }
 
-RT_EXPORT int sigwait(const sigset_t *set, int *sig)
+RT_INTERPOSE int sigwait(const sigset_t *set, int *sig)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -445,7 +447,7 @@ RT_EXPORT int sigwait(const sigset_t *set, int *sig)
 	return 0;
 }
 
-RT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+RT_INTERPOSE int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -453,7 +455,7 @@ RT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 	return take(self, set, info, false, RT_CALLER());
 }
 
-RT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+RT_INTERPOSE int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -485,7 +487,7 @@ static int suspend(struct rt_thread *self, const void *site)
 	return -1;
 }
 
-RT_EXPORT int pause(void)
+RT_INTERPOSE int pause(void)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -494,7 +496,7 @@ RT_EXPORT int pause(void)
 	return suspend(self, RT_CALLER());
 }
 
-RT_EXPORT int sigsuspend(const sigset_t *mask)
+RT_INTERPOSE int sigsuspend(const sigset_t *mask)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)

@@ -18,6 +18,7 @@
 #include "rng.h"
 #include "rt_input_hint.h"
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 extern size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
 

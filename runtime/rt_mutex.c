@@ -188,41 +188,41 @@ int rt_mutex_destroy(struct rt_thread *self, pthread_mutex_t *m)
 	return REAL(pthread_mutex_destroy)(m);
 }
 
-RT_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+RT_INTERPOSE int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
 	if (rt_self)
 		rt_obj_forget(m);
 	return REAL(pthread_mutex_init)(m, attr);
 }
 
-RT_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
+RT_INTERPOSE int pthread_mutex_destroy(pthread_mutex_t *m)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_mutex_destroy(self, m) : REAL(pthread_mutex_destroy)(m);
 }
 
-RT_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+RT_INTERPOSE int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_mutex_lock(self, m, HOW_BLOCK, NULL, RT_CALLER())
 		    : REAL(pthread_mutex_lock)(m);
 }
 
-RT_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
+RT_INTERPOSE int pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_mutex_lock(self, m, HOW_TRY, NULL, RT_CALLER())
 		    : REAL(pthread_mutex_trylock)(m);
 }
 
-RT_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abs)
+RT_INTERPOSE int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abs)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_mutex_lock(self, m, HOW_TIMED, abs, RT_CALLER())
 		    : REAL(pthread_mutex_timedlock)(m, abs);
 }
 
-RT_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs)
+RT_INTERPOSE int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -230,7 +230,7 @@ RT_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const s
 	return rt_mutex_lock(self, m, HOW_TIMED, abs, RT_CALLER());
 }
 
-RT_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+RT_INTERPOSE int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_mutex_unlock(self, m, RT_CALLER()) : REAL(pthread_mutex_unlock)(m);
@@ -248,14 +248,14 @@ static struct rt_obj *spin_obj(pthread_spinlock_t *s)
 	return o;
 }
 
-RT_EXPORT int pthread_spin_init(pthread_spinlock_t *s, int pshared)
+RT_INTERPOSE int pthread_spin_init(pthread_spinlock_t *s, int pshared)
 {
 	if (rt_self)
 		rt_obj_forget((void *)s);
 	return REAL(pthread_spin_init)(s, pshared);
 }
 
-RT_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
+RT_INTERPOSE int pthread_spin_destroy(pthread_spinlock_t *s)
 {
 	if (rt_self) {
 		struct rt_obj *o = rt_obj_find((void *)s);
@@ -272,21 +272,21 @@ RT_EXPORT int pthread_spin_destroy(pthread_spinlock_t *s)
 	return REAL(pthread_spin_destroy)(s);
 }
 
-RT_EXPORT int pthread_spin_lock(pthread_spinlock_t *s)
+RT_INTERPOSE int pthread_spin_lock(pthread_spinlock_t *s)
 {
 	struct rt_thread *self = rt_self;
 	return self ? acquire(self, spin_obj(s), HOW_BLOCK, NULL, RT_CALLER())
 		    : REAL(pthread_spin_lock)(s);
 }
 
-RT_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s)
+RT_INTERPOSE int pthread_spin_trylock(pthread_spinlock_t *s)
 {
 	struct rt_thread *self = rt_self;
 	return self ? acquire(self, spin_obj(s), HOW_TRY, NULL, RT_CALLER())
 		    : REAL(pthread_spin_trylock)(s);
 }
 
-RT_EXPORT int pthread_spin_unlock(pthread_spinlock_t *s)
+RT_INTERPOSE int pthread_spin_unlock(pthread_spinlock_t *s)
 {
 	struct rt_thread *self = rt_self;
 	return self ? release(self, spin_obj(s), RT_CALLER()) : REAL(pthread_spin_unlock)(s);

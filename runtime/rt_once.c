@@ -60,7 +60,7 @@ int rt_once(struct rt_thread *self, pthread_once_t *once, void (*init)(void), co
 	return 0;
 }
 
-RT_EXPORT int pthread_once(pthread_once_t *once, void (*init)(void))
+RT_INTERPOSE int pthread_once(pthread_once_t *once, void (*init)(void))
 {
 	struct rt_thread *self = rt_self;
 	return self ? rt_once(self, once, init, RT_CALLER()) : REAL(pthread_once)(once, init);
@@ -73,7 +73,7 @@ static bool guard_done(void *p)
 	return __atomic_load_n((const char *)p, __ATOMIC_ACQUIRE) != 0;
 }
 
-RT_EXPORT int __cxa_guard_acquire(uint64_t *g)
+RT_INTERPOSE int __cxa_guard_acquire(uint64_t *g)
 {
 	struct rt_thread *self = rt_self;
 	if (!self) {
@@ -86,7 +86,7 @@ RT_EXPORT int __cxa_guard_acquire(uint64_t *g)
 	return claim(self, rt_obj_get(g, O_GUARD), guard_done, g, RT_CALLER());
 }
 
-RT_EXPORT void __cxa_guard_release(uint64_t *g)
+RT_INTERPOSE void __cxa_guard_release(uint64_t *g)
 {
 	if (!rt_self) {
 		rt_real.cxa_guard_release(g);
@@ -98,7 +98,7 @@ RT_EXPORT void __cxa_guard_release(uint64_t *g)
 		unclaim(o);
 }
 
-RT_EXPORT void __cxa_guard_abort(uint64_t *g)
+RT_INTERPOSE void __cxa_guard_abort(uint64_t *g)
 {
 	if (!rt_self) {
 		rt_real.cxa_guard_abort(g);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 int rt_outfile_open(const char *path, int *fd)
 {

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rt_libc.h"
 #include "rt_own.h"
 
 /* Until the shadow is reserved, and where that fails, the map is one

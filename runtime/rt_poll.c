@@ -116,7 +116,7 @@ static bool timespec_blocks(const struct timespec *ts)
 	return !ts || ts->tv_sec || ts->tv_nsec;
 }
 
-RT_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
+RT_INTERPOSE int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -124,7 +124,7 @@ RT_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 	return poll_model(self, fds, n, timeout != 0, timeout > 0, "poll", RT_CALLER());
 }
 
-RT_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
+RT_INTERPOSE int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -182,7 +182,7 @@ static int select_model(struct rt_thread *self, int nfds, fd_set *r, fd_set *w, 
 	}
 }
 
-RT_EXPORT int select(int nfds, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
+RT_INTERPOSE int select(int nfds, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -194,7 +194,7 @@ RT_EXPORT int select(int nfds, fd_set *r, fd_set *w, fd_set *x, struct timeval *
 	return got;
 }
 
-RT_EXPORT int pselect(int nfds, fd_set *r, fd_set *w, fd_set *x, const struct timespec *ts,
+RT_INTERPOSE int pselect(int nfds, fd_set *r, fd_set *w, fd_set *x, const struct timespec *ts,
 		      const sigset_t *mask)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
@@ -225,7 +225,7 @@ static int epoll_model(struct rt_thread *self, int epfd, struct epoll_event *ev,
 	}
 }
 
-RT_EXPORT int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
+RT_INTERPOSE int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
 	if (!self)
@@ -233,7 +233,7 @@ RT_EXPORT int epoll_wait(int epfd, struct epoll_event *ev, int max, int timeout)
 	return epoll_model(self, epfd, ev, max, timeout, RT_CALLER());
 }
 
-RT_EXPORT int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout,
+RT_INTERPOSE int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout,
 			  const sigset_t *mask)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());
@@ -244,7 +244,7 @@ RT_EXPORT int epoll_pwait(int epfd, struct epoll_event *ev, int max, int timeout
 
 /* glibc 2.35's epoll_pwait with a timespec (libevent uses it when it can):
  * NULL waits for ever, zero polls, anything else is a timed wait. */
-RT_EXPORT int epoll_pwait2(int epfd, struct epoll_event *ev, int max, const struct timespec *ts,
+RT_INTERPOSE int epoll_pwait2(int epfd, struct epoll_event *ev, int max, const struct timespec *ts,
 			   const sigset_t *mask)
 {
 	struct rt_thread *self = rt_io_self(RT_CALLER());

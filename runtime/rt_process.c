@@ -64,12 +64,12 @@ static pid_t real_fork(void)
 	return real();
 }
 
-RT_EXPORT pid_t fork(void)
+static pid_t modelled_fork(const void *site)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
 		return real_fork();
-	rt_point(self, EV_FORK, 0, NULL, 0, RT_CALLER());
+	rt_point(self, EV_FORK, 0, NULL, 0, site);
 	rt.busy++;
 	pid_t pid = real_fork();
 	if (pid == 0) {
@@ -83,11 +83,16 @@ RT_EXPORT pid_t fork(void)
 	return pid;
 }
 
+RT_INTERPOSE pid_t fork(void)
+{
+	return modelled_fork(RT_CALLER());
+}
+
 /* The child shares nothing until it execs: a fork is a correct vfork,
  * and the child may run the program's own code uncontrolled. */
-RT_EXPORT pid_t vfork(void)
+RT_INTERPOSE pid_t vfork(void)
 {
-	return fork();
+	return modelled_fork(RT_CALLER());
 }
 
 struct clone_start {
@@ -106,7 +111,7 @@ static int clone_child(void *p)
 	return s.fn(s.arg);
 }
 
-RT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+RT_INTERPOSE int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 {
 	va_list ap;
 	va_start(ap, arg);
@@ -231,7 +236,7 @@ static pid_t wait_child(struct rt_thread *self, struct child_call *c, const void
 	return c->answer;
 }
 
-RT_EXPORT pid_t waitpid(pid_t pid, int *status, int options)
+RT_INTERPOSE pid_t waitpid(pid_t pid, int *status, int options)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -240,7 +245,7 @@ RT_EXPORT pid_t waitpid(pid_t pid, int *status, int options)
 	return wait_child(self, &c, RT_CALLER());
 }
 
-RT_EXPORT pid_t wait(int *status)
+RT_INTERPOSE pid_t wait(int *status)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -249,7 +254,7 @@ RT_EXPORT pid_t wait(int *status)
 	return wait_child(self, &c, RT_CALLER());
 }
 
-RT_EXPORT pid_t wait3(int *status, int options, struct rusage *usage)
+RT_INTERPOSE pid_t wait3(int *status, int options, struct rusage *usage)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -260,7 +265,7 @@ RT_EXPORT pid_t wait3(int *status, int options, struct rusage *usage)
 	return wait_child(self, &c, RT_CALLER());
 }
 
-RT_EXPORT pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage)
+RT_INTERPOSE pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage)
 {
 	struct rt_thread *self = rt_modelled_self();
 	if (!self)
@@ -271,7 +276,7 @@ RT_EXPORT pid_t wait4(pid_t pid, int *status, int options, struct rusage *usage)
 	return wait_child(self, &c, RT_CALLER());
 }
 
-RT_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
+RT_INTERPOSE int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 {
 	struct rt_thread *self = rt_modelled_self();
 	struct child_call c = {
@@ -302,7 +307,7 @@ RT_EXPORT int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 		return parked_r;                                    \
 	} while (0)
 
-RT_EXPORT int system(const char *command)
+RT_INTERPOSE int system(const char *command)
 {
 	static int (*real)(const char *);
 	if (!real)
@@ -313,7 +318,7 @@ RT_EXPORT int system(const char *command)
 	PARKED(self, RT_CALLER(), real(command));
 }
 
-RT_EXPORT int pclose(FILE *f)
+RT_INTERPOSE int pclose(FILE *f)
 {
 	static int (*real)(FILE *);
 	if (!real)
@@ -327,7 +332,7 @@ RT_EXPORT int pclose(FILE *f)
 typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
 			const posix_spawnattr_t *, char *const[], char *const[]);
 
-RT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+RT_INTERPOSE int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
 			  const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	static spawn_fn real;
@@ -339,7 +344,7 @@ RT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_a
 	PARKED(self, RT_CALLER(), real(pid, path, fa, attr, argv, envp));
 }
 
-RT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+RT_INTERPOSE int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	static spawn_fn real;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 struct rt_real_fns rt_real;
 

@@ -695,7 +695,7 @@ void rt_fail_deadlock(void)
 		blocked == 1 ? "is" : "are");
 }
 
-RT_EXPORT void __assert_fail(const char *expr, const char *file, unsigned line, const char *func)
+RT_INTERPOSE void __assert_fail(const char *expr, const char *file, unsigned line, const char *func)
 {
 	if (rt_self && rt.active) {
 		const char *base = strrchr(file, '/');
@@ -704,7 +704,7 @@ RT_EXPORT void __assert_fail(const char *expr, const char *file, unsigned line, 
 	REAL(assert_fail)(expr, file, line, func);
 }
 
-RT_EXPORT void exit(int status)
+RT_INTERPOSE void exit(int status)
 {
 	struct rt_thread *self = rt_self;
 	if (self && rt.active) {

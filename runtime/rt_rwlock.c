@@ -89,14 +89,14 @@ static int unlock(struct rt_thread *self, pthread_rwlock_t *l, const void *site)
 		return self ? (call) : (real_call);                    \
 	} while (0)
 
-RT_EXPORT int pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr)
+RT_INTERPOSE int pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr)
 {
 	if (rt_self)
 		rt_obj_forget(l);
 	return REAL(pthread_rwlock_init)(l, attr);
 }
 
-RT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
+RT_INTERPOSE int pthread_rwlock_destroy(pthread_rwlock_t *l)
 {
 	if (rt_self) {
 		struct rt_obj *o = rt_obj_find(l);
@@ -107,53 +107,53 @@ RT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
 	return REAL(pthread_rwlock_destroy)(l);
 }
 
-RT_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
+RT_INTERPOSE int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
 	SELF_OR_REAL(rdlock(self, l, HOW_BLOCK, NULL, RT_CALLER()), REAL(pthread_rwlock_rdlock)(l));
 }
 
-RT_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+RT_INTERPOSE int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 {
 	SELF_OR_REAL(rdlock(self, l, HOW_TRY, NULL, RT_CALLER()), REAL(pthread_rwlock_tryrdlock)(l));
 }
 
-RT_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abs)
+RT_INTERPOSE int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abs)
 {
 	SELF_OR_REAL(rdlock(self, l, HOW_TIMED, abs, RT_CALLER()),
 		     REAL(pthread_rwlock_timedrdlock)(l, abs));
 }
 
-RT_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk,
+RT_INTERPOSE int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk,
 					 const struct timespec *abs)
 {
 	SELF_OR_REAL(rdlock(self, l, HOW_TIMED, abs, RT_CALLER()),
 		     REAL(pthread_rwlock_clockrdlock)(l, clk, abs));
 }
 
-RT_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
+RT_INTERPOSE int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
 	SELF_OR_REAL(wrlock(self, l, HOW_BLOCK, NULL, RT_CALLER()), REAL(pthread_rwlock_wrlock)(l));
 }
 
-RT_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+RT_INTERPOSE int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 {
 	SELF_OR_REAL(wrlock(self, l, HOW_TRY, NULL, RT_CALLER()), REAL(pthread_rwlock_trywrlock)(l));
 }
 
-RT_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abs)
+RT_INTERPOSE int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abs)
 {
 	SELF_OR_REAL(wrlock(self, l, HOW_TIMED, abs, RT_CALLER()),
 		     REAL(pthread_rwlock_timedwrlock)(l, abs));
 }
 
-RT_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk,
+RT_INTERPOSE int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk,
 					 const struct timespec *abs)
 {
 	SELF_OR_REAL(wrlock(self, l, HOW_TIMED, abs, RT_CALLER()),
 		     REAL(pthread_rwlock_clockwrlock)(l, clk, abs));
 }
 
-RT_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
+RT_INTERPOSE int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
 	SELF_OR_REAL(unlock(self, l, RT_CALLER()), REAL(pthread_rwlock_unlock)(l));
 }

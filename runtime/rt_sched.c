@@ -443,7 +443,19 @@ static void switch_away(struct rt_thread *self, struct rt_thread *next, bool sel
 	switch_to(self, next);
 }
 
+static void decide_next(struct rt_thread *self);
+
+/* The program's errno is left as it was: deciding may poll descriptors,
+ * read clocks, write a trace and park in the kernel, all of it the
+ * runtime's own business (docs/runtime.md: what a call leaves behind). */
 static RT_NOINLINE void decide(struct rt_thread *self)
+{
+	int saved_errno = errno;
+	decide_next(self);
+	errno = saved_errno;
+}
+
+static void decide_next(struct rt_thread *self)
 {
 	if (rt.dirty)
 		refresh();
@@ -583,10 +595,14 @@ static inline __attribute__((always_inline)) void point(struct rt_thread *self, 
 		rt_livelock_limit_passed();
 }
 
+/* The scheduling point of every modelled call: whatever the runtime does
+ * here (a trace, a signal's bookkeeping) leaves errno alone. */
 void rt_point(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
 	      uint32_t size, const void *site)
 {
+	int saved_errno = errno;
 	point(self, ev, addr, obj, size, site);
+	errno = saved_errno;
 }
 
 void rt_point_try(struct rt_thread *self, enum rt_ev ev, struct rt_obj *obj, const void *site)

@@ -55,7 +55,7 @@ static int sem_take(struct rt_thread *self, sem_t *s, enum rt_how how, const str
 	return 0;
 }
 
-RT_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
+RT_INTERPOSE int sem_init(sem_t *s, int pshared, unsigned value)
 {
 	int r = REAL(sem_init)(s, pshared, value);
 	if (r == 0 && rt_self) {
@@ -67,39 +67,39 @@ RT_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
 	return r;
 }
 
-RT_EXPORT int sem_destroy(sem_t *s)
+RT_INTERPOSE int sem_destroy(sem_t *s)
 {
 	if (rt_self)
 		rt_obj_forget(s);
 	return REAL(sem_destroy)(s);
 }
 
-RT_EXPORT int sem_wait(sem_t *s)
+RT_INTERPOSE int sem_wait(sem_t *s)
 {
 	struct rt_thread *self = rt_self;
 	return self ? sem_take(self, s, HOW_BLOCK, NULL, RT_CALLER()) : REAL(sem_wait)(s);
 }
 
-RT_EXPORT int sem_trywait(sem_t *s)
+RT_INTERPOSE int sem_trywait(sem_t *s)
 {
 	struct rt_thread *self = rt_self;
 	return self ? sem_take(self, s, HOW_TRY, NULL, RT_CALLER()) : REAL(sem_trywait)(s);
 }
 
-RT_EXPORT int sem_timedwait(sem_t *s, const struct timespec *abs)
+RT_INTERPOSE int sem_timedwait(sem_t *s, const struct timespec *abs)
 {
 	struct rt_thread *self = rt_self;
 	return self ? sem_take(self, s, HOW_TIMED, abs, RT_CALLER()) : REAL(sem_timedwait)(s, abs);
 }
 
-RT_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abs)
+RT_INTERPOSE int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abs)
 {
 	struct rt_thread *self = rt_self;
 	return self ? sem_take(self, s, HOW_TIMED, abs, RT_CALLER())
 		    : REAL(sem_clockwait)(s, clk, abs);
 }
 
-RT_EXPORT int sem_post(sem_t *s)
+RT_INTERPOSE int sem_post(sem_t *s)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -113,7 +113,7 @@ RT_EXPORT int sem_post(sem_t *s)
 	return 0;
 }
 
-RT_EXPORT int sem_getvalue(sem_t *s, int *value)
+RT_INTERPOSE int sem_getvalue(sem_t *s, int *value)
 {
 	if (!rt_self)
 		return REAL(sem_getvalue)(s, value);
@@ -135,7 +135,7 @@ static struct rt_obj *barrier_obj(pthread_barrier_t *b)
 	return o;
 }
 
-RT_EXPORT int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *attr,
+RT_INTERPOSE int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *attr,
 				   unsigned count)
 {
 	int r = REAL(pthread_barrier_init)(b, attr, count);
@@ -148,7 +148,7 @@ RT_EXPORT int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierat
 	return r;
 }
 
-RT_EXPORT int pthread_barrier_destroy(pthread_barrier_t *b)
+RT_INTERPOSE int pthread_barrier_destroy(pthread_barrier_t *b)
 {
 	if (rt_self) {
 		struct rt_obj *o = rt_obj_find(b);
@@ -159,7 +159,7 @@ RT_EXPORT int pthread_barrier_destroy(pthread_barrier_t *b)
 	return REAL(pthread_barrier_destroy)(b);
 }
 
-RT_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
+RT_INTERPOSE int pthread_barrier_wait(pthread_barrier_t *b)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 extern char **environ;
 

@@ -50,12 +50,12 @@ int rt_key_create(pthread_key_t *key, void (*dtor)(void *))
 	return r;
 }
 
-RT_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *))
+RT_INTERPOSE int pthread_key_create(pthread_key_t *key, void (*dtor)(void *))
 {
 	return rt_key_create(key, dtor);
 }
 
-RT_EXPORT int pthread_key_delete(pthread_key_t key)
+RT_INTERPOSE int pthread_key_delete(pthread_key_t key)
 {
 	if (key < PTHREAD_KEYS_MAX) {
 		key_dtor[key] = NULL;
@@ -455,7 +455,7 @@ void rt_thread_exit(struct rt_thread *self, void *retval, const void *site)
 
 /* ---- the pthread entry points ------------------------------------------------ */
 
-RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+RT_INTERPOSE int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
 			     void *arg)
 {
 	struct rt_thread *self = rt_self;
@@ -469,7 +469,7 @@ RT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 	return create_end(t, th, r);
 }
 
-RT_EXPORT int pthread_join(pthread_t th, void **ret)
+RT_INTERPOSE int pthread_join(pthread_t th, void **ret)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -477,7 +477,7 @@ RT_EXPORT int pthread_join(pthread_t th, void **ret)
 	return rt_thread_join(self, th, ret, HOW_BLOCK, RT_CALLER());
 }
 
-RT_EXPORT int pthread_tryjoin_np(pthread_t th, void **ret)
+RT_INTERPOSE int pthread_tryjoin_np(pthread_t th, void **ret)
 {
 	struct rt_thread *self = rt_self;
 	if (!self) {
@@ -489,7 +489,7 @@ RT_EXPORT int pthread_tryjoin_np(pthread_t th, void **ret)
 	return rt_thread_join(self, th, ret, HOW_TRY, RT_CALLER());
 }
 
-RT_EXPORT int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abs)
+RT_INTERPOSE int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abs)
 {
 	struct rt_thread *self = rt_self;
 	if (!self) {
@@ -504,7 +504,7 @@ RT_EXPORT int pthread_timedjoin_np(pthread_t th, void **ret, const struct timesp
 	return rt_thread_join(self, th, ret, abs ? HOW_TIMED : HOW_BLOCK, RT_CALLER());
 }
 
-RT_EXPORT int pthread_detach(pthread_t th)
+RT_INTERPOSE int pthread_detach(pthread_t th)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -512,7 +512,7 @@ RT_EXPORT int pthread_detach(pthread_t th)
 	return rt_thread_detach(self, th);
 }
 
-RT_EXPORT void pthread_exit(void *retval)
+RT_INTERPOSE void pthread_exit(void *retval)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)

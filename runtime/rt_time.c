@@ -28,7 +28,7 @@ void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site)
 	rt_cancel_point(self);
 }
 
-RT_EXPORT int sched_yield(void)
+RT_INTERPOSE int sched_yield(void)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -37,7 +37,7 @@ RT_EXPORT int sched_yield(void)
 	return 0;
 }
 
-RT_EXPORT unsigned sleep(unsigned seconds)
+RT_INTERPOSE unsigned sleep(unsigned seconds)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -46,7 +46,7 @@ RT_EXPORT unsigned sleep(unsigned seconds)
 	return 0;
 }
 
-RT_EXPORT int usleep(useconds_t usec)
+RT_INTERPOSE int usleep(useconds_t usec)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -55,7 +55,7 @@ RT_EXPORT int usleep(useconds_t usec)
 	return 0;
 }
 
-RT_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
+RT_INTERPOSE int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	struct rt_thread *self = rt_self;
 	if (!self)
@@ -70,7 +70,7 @@ RT_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 	return 0;
 }
 
-RT_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
+RT_INTERPOSE int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
 			      struct timespec *rem)
 {
 	struct rt_thread *self = rt_self;

@@ -46,7 +46,7 @@ static bool modelled_clock(clockid_t clk)
 	}
 }
 
-RT_EXPORT int timer_create(clockid_t clk, struct sigevent *sev, timer_t *id)
+RT_INTERPOSE int timer_create(clockid_t clk, struct sigevent *sev, timer_t *id)
 {
 	static int (*real)(clockid_t, struct sigevent *, timer_t *);
 	if (!real)
@@ -87,7 +87,7 @@ static void current(int slot, struct itimerspec *out)
 	out->it_interval = ts_of(interval);
 }
 
-RT_EXPORT int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old)
+RT_INTERPOSE int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old)
 {
 	int slot = slot_of(id);
 	if (slot < 0)
@@ -107,7 +107,7 @@ RT_EXPORT int timer_settime(timer_t id, int flags, const struct itimerspec *v, s
 	return 0;
 }
 
-RT_EXPORT int timer_gettime(timer_t id, struct itimerspec *out)
+RT_INTERPOSE int timer_gettime(timer_t id, struct itimerspec *out)
 {
 	int slot = slot_of(id);
 	if (slot < 0)
@@ -116,7 +116,7 @@ RT_EXPORT int timer_gettime(timer_t id, struct itimerspec *out)
 	return 0;
 }
 
-RT_EXPORT int timer_getoverrun(timer_t id)
+RT_INTERPOSE int timer_getoverrun(timer_t id)
 {
 	int slot = slot_of(id);
 	if (slot < 0)
@@ -124,7 +124,7 @@ RT_EXPORT int timer_getoverrun(timer_t id)
 	return rt_vtime_timer_overrun(slot);
 }
 
-RT_EXPORT int timer_delete(timer_t id)
+RT_INTERPOSE int timer_delete(timer_t id)
 {
 	int slot = slot_of(id);
 	if (slot < 0)

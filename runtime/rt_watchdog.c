@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 #define WD_SIGNAL SIGURG
 #define LIBFUZZER_DEFAULT_TIMEOUT 1200 /* seconds */
