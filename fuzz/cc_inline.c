@@ -14,17 +14,21 @@
  * stays a call. (clang 14's -mlink-builtin-bitcode would link, but not
  * for bitcode input.) The
  * objects hold the same scheduling points as before; they are only
- * cheaper to pass (docs/cost.md).
+ * cheaper to pass (docs/cost.md). The bitcode, and the objects of a
+ * compile-and-link, are written in a private directory (cc_scratch.c):
+ * only clang's own outputs appear, under clang's names.
  *
  * Commands it leaves alone run as before, with the hooks called:
  * position-independent code (the inline check reads the runtime's
  * thread-local state with the executable's TLS model), LTO, assembly,
- * preprocessing and other outputs, response files, a compiler of another
+ * preprocessing and other outputs, response files, files clang names
+ * after the output (coverage notes, stack usage), a compiler of another
  * LLVM version than the bitcode's or without llvm-link and opt beside it,
  * and
  * SCHEDFUZZ_INLINE=0. */
 #define _GNU_SOURCE
 #include "cc_inline.h"
+#include "cc_scratch.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -45,7 +49,11 @@ bool cc_takes_value(const char *a)
 		"-Xlinker", "-idirafter", "-iquote", "-imacros", "-l", "-mllvm", "-Xclang",
 		"-Xassembler", "-Xpreprocessor", "-target", "-z", "-u", "-T", "-e", "-isysroot",
 		"-iprefix", "-iwithprefix", "-iwithprefixbefore", "-imultilib", "--param", "-MJ",
-		"-arch", "-include-pch",
+		"-arch", "-include-pch", "-B", "--sysroot", "-resource-dir", "-ivfsoverlay",
+		"-iwithsysroot", "-isystem-after", "-cxx-isystem", "-working-directory", "-A", "-F",
+		"-iframework", "-framework", "-Xanalyzer", "-Xopenmp-target", "-Xcuda-ptxas",
+		"-Xcuda-fatbinary", "-Xarch_host", "-Xarch_device", "-serialize-diagnostics",
+		"-dependency-file", "-dependency-dot", "--output",
 	};
 	for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
 		if (!strcmp(a, with_value[i]))
@@ -78,6 +86,18 @@ static bool declines(const char *a)
 	for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
 		if (!strcmp(a, exact[i]))
 			return true;
+	/* Files clang names after the output, which the first step writes
+	 * elsewhere: coverage notes, stack usage, time traces, records. */
+	static const char *const beside_output[] = { "--coverage", "-ftest-coverage", "-fprofile-arcs",
+						     "-fstack-usage", "-ftime-trace",
+						     "-fsave-optimization-record", "-MJ", "-fdump-" };
+	for (size_t i = 0; i < sizeof beside_output / sizeof *beside_output; i++)
+		if (has_prefix(a, beside_output[i]))
+			return true;
+	/* Joined values (-ofile, -MFfile): the separate forms are enough. */
+	if ((has_prefix(a, "-o") && a[2]) || (has_prefix(a, "-x") && a[2]) || has_prefix(a, "--output") ||
+	    ((has_prefix(a, "-MF") || has_prefix(a, "-MT") || has_prefix(a, "-MQ")) && a[3]))
+		return true;
 	return a[0] == '@' || has_prefix(a, "-flto") || has_prefix(a, "-save-temps") ||
 	       has_prefix(a, "-fembed-bitcode");
 }
@@ -212,12 +232,14 @@ static char *find_llvm_tool(const char *compiler, const char *tool)
 	return NULL;
 }
 
-/* The object clang writes for a source compiled with -c and no -o. */
+/* The object clang writes for a source compiled with -c and no -o: the
+ * source's name without its directory and extension, with ".o", in the
+ * working directory. */
 static char *default_object(const char *src)
 {
 	char *copy = strdup(src), *base = basename(copy), *out;
 	char *dot = strrchr(base, '.');
-	if (dot)
+	if (dot && dot != base)
 		*dot = 0;
 	if (asprintf(&out, "%s.o", base) < 0)
 		exit(1);
@@ -225,29 +247,44 @@ static char *default_object(const char *src)
 	return out;
 }
 
+/* The dependency file clang writes for -MD or -MMD without -MF: the
+ * output's name with ".d" for its extension, or without -o the source's
+ * stem with ".d" in the working directory. */
+static char *default_depfile(const char *out, const char *src)
+{
+	char *name;
+	if (out) {
+		const char *slash = strrchr(out, '/'), *file = slash ? slash + 1 : out;
+		const char *dot = strrchr(file, '.');
+		int keep = dot ? (int)(dot - out) : (int)strlen(out);
+		if (asprintf(&name, "%.*s.d", keep, out) < 0)
+			exit(1);
+		return name;
+	}
+	char *obj = default_object(src);
+	obj[strlen(obj) - 1] = 'd';
+	return obj;
+}
+
 /* What the steps after the first need, the same for every source: the
- * LLVM tools, the hooks' bitcode, and the command's code generation
- * options (codegen_words) behind the compiler. */
+ * LLVM tools, the hooks' bitcode, the command's code generation options
+ * (codegen_words) behind the compiler, and the private directory. */
 struct steps {
 	char *link, *opt;
-	const char *bitcode;
+	const char *bitcode, *scratch;
 	struct cc_words codegen;
 };
 
-/* Steps two to four: the hooks' fast path linked into the bitcode at obj
- * and inlined (only that: the module was optimised in step one), then the
- * result compiled in place to an object. */
-static int to_object(const struct steps *st, const char *obj)
+/* Steps two to four: the hooks' fast path linked into the bitcode bc and
+ * inlined (only that: the module was optimised in step one), then the
+ * result compiled to the object obj. Intermediates stay in the scratch
+ * directory; clang itself writes obj, as it writes any output. */
+static int to_object(const struct steps *st, const char *bc, const char *obj)
 {
-	struct stat sb;
-	if (stat(obj, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return 0; /* -o /dev/null: nothing to finish */
-	char *linked, *inlined, *tmp;
-	if (asprintf(&linked, "%s.schedfuzz-linked.bc", obj) < 0 ||
-	    asprintf(&inlined, "%s.schedfuzz-inlined.bc", obj) < 0 ||
-	    asprintf(&tmp, "%s.schedfuzz-inline.o", obj) < 0)
+	char *linked, *inlined;
+	if (asprintf(&linked, "%s.linked.bc", bc) < 0 || asprintf(&inlined, "%s.inlined.bc", bc) < 0)
 		exit(1);
-	char *link[] = { st->link, (char *)obj, "--internalize", "--only-needed", (char *)st->bitcode,
+	char *link[] = { st->link, (char *)bc, "--internalize", "--only-needed", (char *)st->bitcode,
 			 "-o", linked, NULL };
 	char *opt[] = { st->opt, "-passes=always-inline,globaldce", linked, "-o", inlined, NULL };
 	int status = run(link);
@@ -258,21 +295,16 @@ static int to_object(const struct steps *st, const char *obj)
 		for (int i = 0; i < st->codegen.n; i++)
 			cc_words_add(&w, st->codegen.v[i]);
 		const char *tail[] = { "-Wno-unused-command-line-argument", "-c", "-x", "ir", inlined,
-				       "-Xclang", "-disable-llvm-passes", "-o", tmp };
+				       "-Xclang", "-disable-llvm-passes", "-o", obj };
 		for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
 			cc_words_add(&w, tail[i]);
 		status = run(w.v);
 		free(w.v);
 	}
-	if (status == 0 && rename(tmp, obj) != 0)
-		status = 1;
 	unlink(linked);
 	unlink(inlined);
-	if (status != 0)
-		unlink(tmp);
 	free(linked);
 	free(inlined);
-	free(tmp);
 	return status;
 }
 
@@ -285,18 +317,59 @@ static int fall_back(char **argv)
 	return run(argv);
 }
 
-/* -c: the command itself writes bitcode where the objects go, then each
- * becomes its object. */
-static int compile_only(char **argv, int argc, const char *out, const struct steps *st)
+/* What a -c command asks of dependency files. */
+struct deps {
+	bool make;		/* -MD or -MMD */
+	bool named;		/* -MF */
+	bool targeted;		/* -MT or -MQ */
+};
+
+/* The compile of the source at argv[src] alone, as clang runs it for a -c
+ * command: every option but -o, the other sources left out, the output at
+ * to; the dependency file and its target named as clang names them for
+ * the command itself, since the output is not where clang would derive
+ * them from. */
+static char **one_source(char **argv, int argc, int src, const char *obj, const char *out,
+			 const struct deps *d, const char *to, bool bitcode)
 {
 	struct cc_words w = { 0 };
-	for (int i = 0; i < argc; i++)
-		cc_words_add(&w, argv[i]);
-	cc_words_add(&w, "-emit-llvm");
-	int status = run(w.v);
-	free(w.v);
-	if (status != 0)
-		return status;
+	for (int i = 0; i < argc; i++) {
+		if (i > 0 && !strcmp(argv[i], "-o")) {
+			i++;
+			continue;
+		}
+		if (i > 0 && cc_takes_value(argv[i])) {
+			cc_words_add(&w, argv[i]);
+			if (++i < argc)
+				cc_words_add(&w, argv[i]);
+			continue;
+		}
+		if (i == src || i == 0 || argv[i][0] == '-' || !is_source(argv[i]))
+			cc_words_add(&w, argv[i]);
+	}
+	if (d->make && !d->named) {
+		cc_words_add(&w, "-MF");
+		cc_words_add(&w, default_depfile(out, argv[src]));
+	}
+	if (d->make && !d->targeted) {
+		cc_words_add(&w, "-MQ"); /* clang quotes its default target as -MQ does */
+		cc_words_add(&w, obj);
+	}
+	if (bitcode)
+		cc_words_add(&w, "-emit-llvm");
+	cc_words_add(&w, "-o");
+	cc_words_add(&w, to);
+	return w.v;
+}
+
+/* -c: each source, in the order given, to bitcode in the scratch
+ * directory and then to the object clang would write (out, or the
+ * source's stem with .o). As with clang, a source that fails does not
+ * stop the others; the status is the first failure's. */
+static int compile_only(char **argv, int argc, const char *out, const struct deps *d,
+			const struct steps *st)
+{
+	int first_failure = 0, made = 0;
 	for (int i = 1; i < argc; i++) {
 		if (cc_takes_value(argv[i])) {
 			i++;
@@ -304,31 +377,31 @@ static int compile_only(char **argv, int argc, const char *out, const struct ste
 		}
 		if (argv[i][0] == '-' || !is_source(argv[i]))
 			continue;
-		char *obj = out ? strdup(out) : default_object(argv[i]);
-		status = to_object(st, obj);
+		char *obj = out ? strdup(out) : default_object(argv[i]), *bc;
+		if (asprintf(&bc, "%s/%d.bc", st->scratch, made++) < 0)
+			exit(1);
+		int status = run(one_source(argv, argc, i, obj, out, d, bc, true));
+		if (status == 0 && to_object(st, bc, obj) != 0) {
+			fprintf(stderr, "schedfuzz-cc: could not inline the access checks; compiling "
+					"with calls (SCHEDFUZZ_INLINE=0 skips the attempt)\n");
+			status = run(one_source(argv, argc, i, obj, out, d, obj, false));
+		}
+		unlink(bc);
+		if (status != 0 && first_failure == 0)
+			first_failure = status;
+		free(bc);
 		free(obj);
-		if (status != 0)
-			return fall_back(argv);
-		if (out)
-			break;
 	}
-	return 0;
+	return first_failure;
 }
 
-/* Sources on a link command: each compiled to an object in a scratch
+/* Sources on a link command: each compiled to an object in the scratch
  * directory, in two steps, then the link with those objects in the
  * sources' places. */
 static int compile_and_link(char **argv, int argc, const struct steps *st)
 {
-	const char *tmpdir = getenv("TMPDIR");
-	char *dir;
-	if (asprintf(&dir, "%s/schedfuzz-cc.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0 ||
-	    !mkdtemp(dir)) {
-		fprintf(stderr, "schedfuzz-cc: cannot make a scratch directory: %s\n", strerror(errno));
-		return 1;
-	}
-	struct cc_words link = { 0 }, made = { 0 };
-	int status = 0;
+	struct cc_words link = { 0 };
+	int status = 0, made = 0;
 	for (int i = 0; i < argc && status == 0; i++) {
 		if (i > 0 && cc_takes_value(argv[i])) {
 			cc_words_add(&link, argv[i]);
@@ -340,46 +413,32 @@ static int compile_and_link(char **argv, int argc, const struct steps *st)
 			cc_words_add(&link, argv[i]);
 			continue;
 		}
-		char *obj;
-		if (asprintf(&obj, "%s/%d.o", dir, made.n) < 0)
+		char *obj, *bc;
+		if (asprintf(&obj, "%s/%d.o", st->scratch, made) < 0 ||
+		    asprintf(&bc, "%s/%d.bc", st->scratch, made++) < 0)
 			exit(1);
-		cc_words_add(&made, obj);
 		cc_words_add(&link, obj);
-		struct cc_words cc = { 0 };
-		for (int j = 0; j < argc; j++) {
-			if (j > 0 && !strcmp(argv[j], "-o")) {
-				j++;
-				continue;
-			}
-			if (j > 0 && cc_takes_value(argv[j])) {
-				cc_words_add(&cc, argv[j]);
-				if (++j < argc)
-					cc_words_add(&cc, argv[j]);
-				continue;
-			}
-			if (j == i || j == 0 || argv[j][0] == '-' || !is_source(argv[j]))
-				cc_words_add(&cc, argv[j]);
-		}
-		const char *tail[] = { "-c", "-emit-llvm", "-o", obj };
-		for (size_t k = 0; k < sizeof tail / sizeof *tail; k++)
-			cc_words_add(&cc, tail[k]);
-		status = run(cc.v);
-		free(cc.v);
-		if (status == 0 && to_object(st, obj) != 0)
+		const struct deps none = { 0 };
+		char **cc = one_source(argv, argc, i, obj, NULL, &none, bc, true);
+		/* -c after the command's own words: its link-only ones (-l, -L,
+		 * objects) are then unused, and said so by nobody. */
+		struct cc_words w = { 0 };
+		for (int k = 0; cc[k]; k++)
+			cc_words_add(&w, cc[k]);
+		cc_words_add(&w, "-c");
+		status = run(w.v);
+		free(w.v);
+		free(cc);
+		if (status == 0 && to_object(st, bc, obj) != 0)
 			status = -1;
+		unlink(bc);
+		free(bc);
 	}
 	if (status == 0)
 		status = run(link.v);
 	else if (status == -1)
 		status = fall_back(argv);
-	for (int i = 0; i < made.n; i++) {
-		unlink(made.v[i]);
-		free(made.v[i]);
-	}
-	rmdir(dir);
-	free(dir);
 	free(link.v);
-	free(made.v);
 	return status;
 }
 
@@ -389,6 +448,7 @@ int cc_inline_run(char **argv, int argc, const char *bitcode)
 	if ((env && !strcmp(env, "0")) || access(bitcode, R_OK) != 0)
 		return -1;
 	bool compile = false, deps = false;
+	struct deps d = { 0 };
 	int sources = 0, others = 0;
 	const char *out = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -399,6 +459,12 @@ int cc_inline_run(char **argv, int argc, const char *bitcode)
 			compile = true;
 		else if (has_prefix(a, "-M"))
 			deps = true;
+		if (!strcmp(a, "-MD") || !strcmp(a, "-MMD"))
+			d.make = true;
+		else if (!strcmp(a, "-MF"))
+			d.named = true;
+		else if (!strcmp(a, "-MT") || !strcmp(a, "-MQ"))
+			d.targeted = true;
 		if (!strcmp(a, "-o") && i + 1 < argc)
 			out = argv[i + 1];
 		if (cc_takes_value(a))
@@ -408,11 +474,15 @@ int cc_inline_run(char **argv, int argc, const char *bitcode)
 		else if (a[0] != '-')
 			others++;
 	}
-	if (sources == 0 || (out && !strcmp(out, "-")) || (compile && (others || (out && sources > 1))) ||
-	    (!compile && deps) || !same_llvm(argv[0]))
+	/* Left to clang as it is: what it would refuse or write elsewhere
+	 * (-o with several sources, one dependency file for several), and
+	 * dependency files of a link. */
+	if (sources == 0 || (out && !strcmp(out, "-")) ||
+	    (compile && (others || (sources > 1 && (out || d.named)))) || (!compile && deps) ||
+	    !same_llvm(argv[0]))
 		return -1;
 	struct steps st = { find_llvm_tool(argv[0], "llvm-link"), find_llvm_tool(argv[0], "opt"),
-			    bitcode, { 0 } };
+			    bitcode, NULL, { 0 } };
 	cc_words_add(&st.codegen, argv[0]);
 	for (int i = 1; i < argc; i++) {
 		int k = codegen_words(argv, i, argc);
@@ -424,8 +494,8 @@ int cc_inline_run(char **argv, int argc, const char *bitcode)
 			i += k - 1;
 	}
 	int status = -1;
-	if (st.link && st.opt)
-		status = compile ? compile_only(argv, argc, out, &st) : compile_and_link(argv, argc, &st);
+	if (st.link && st.opt && (st.scratch = cc_scratch_dir()))
+		status = compile ? compile_only(argv, argc, out, &d, &st) : compile_and_link(argv, argc, &st);
 	free(st.link);
 	free(st.opt);
 	free(st.codegen.v);

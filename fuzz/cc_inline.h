@@ -20,7 +20,11 @@ bool cc_takes_value(const char *arg);
  * LLVM bitcode at bitcode, is inlined into every object it compiles: each
  * source is compiled to bitcode with the command's own options, then that
  * bitcode, with the hooks' bitcode linked in, to the object; a link runs
- * as asked, on those objects. Returns the command's exit status, or -1
+ * as asked, on those objects. Intermediate files go to a private
+ * directory (cc_scratch.c); the outputs are clang's, under clang's names
+ * (the object, its dependency file and that file's target), and a
+ * failing source does not stop the others of a -c command, as with
+ * clang. Returns the command's exit status, or -1
  * when the command is one it leaves alone (no source, position-independent
  * code, LTO, output other than objects or executables, another compiler
  * version): the caller then runs argv as it is. */

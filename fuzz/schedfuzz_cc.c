@@ -62,6 +62,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cc_args.h"
 #include "cc_inline.h"
 
 #ifndef SCHEDFUZZ_DEFAULT_CLANG
@@ -366,30 +367,47 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 
-	bool link = true, shared = false, has_g = false, has_input = false, info_only = argc == 1;
-	bool afl_driver = false;
+	/* The command is classified as clang will read it, response files
+	 * expanded; it runs with them as they are, clang reading them. */
+	struct cc_words seen = { 0 };
+	cc_expand_response_files(argc, argv, &seen);
+	bool link = true, shared = false, has_g = false, has_input = false, info_only = seen.n == 1;
+	bool afl_driver = false, preprocess = false, language = false;
 	struct sanitizers san = { 0 };
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") || !strcmp(a, "-M") ||
-		    !strcmp(a, "-MM") || !strcmp(a, "-fsyntax-only"))
+	for (int i = 1; i < seen.n; i++) {
+		const char *a = seen.v[i];
+		if (!strcmp(a, "-E") || !strcmp(a, "-M") || !strcmp(a, "-MM"))
+			preprocess = true;
+		else if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-fsyntax-only"))
 			link = false;
-		else if (!strcmp(a, "-shared"))
-			shared = true;
+		else if (!strcmp(a, "-shared") || !strcmp(a, "-r") || !strcmp(a, "-Wl,-r"))
+			shared = true; /* no runtime in a shared object or a partial link */
 		else if (!strncmp(a, "-g", 2))
 			has_g = true;
 		else if (!strncmp(a, "-fsanitize=", 11))
 			scan_sanitizers(a + 11, &san);
-		else if (!strcmp(a, "--version") || !strcmp(a, "-v") || !strncmp(a, "-print-", 7) ||
+		else if (!strcmp(a, "--version") || !strncmp(a, "-print-", 7) ||
 			 !strncmp(a, "--print-", 8) || !strcmp(a, "-dumpversion") ||
 			 !strcmp(a, "-dumpmachine"))
-			info_only = true;
+			info_only = true; /* clang prints and stops, whatever else is there */
 		else if (is_afl_driver(a))
 			afl_driver = true;
+		else if (!strncmp(a, "-x", 2))
+			language = true;
 		else if (a[0] != '-' || !strcmp(a, "-"))
 			has_input = true;
 		if (cc_takes_value(a))
 			i++;
+	}
+	/* What only prints, and preprocessing (-E, -M, -MM), is clang's
+	 * alone: nothing is compiled, and the instrumentation's flags would
+	 * show in the output (-mcx16 defines a macro). */
+	if (info_only || preprocess || !has_input) {
+		argv[0] = (char *)compiler; /* clang takes its mode from its name */
+		execvp(compiler, argv);
+		fprintf(stderr, "schedfuzz-cc: cannot run %s: %s (run scripts/setup.sh, or set %s)\n",
+			compiler, strerror(errno), cxx ? "SCHEDFUZZ_CLANGXX" : "SCHEDFUZZ_CLANG");
+		return 1;
 	}
 	/* SCHEDFUZZ_SANITIZER asks for sanitizers without touching a build's
 	 * flags, as if "-fsanitize=LIST" were one more argument. */
@@ -427,10 +445,16 @@ int main(int argc, char **argv)
 	bool harness = san.fuzzer || afl_driver || engine == LIBFUZZER;
 	bool no_libfuzzer = engine == AFL || engine == STANDALONE;
 
+	/* A word the engine takes off the command line (-fsanitize=fuzzer,
+	 * libAFLDriver.a) may be inside a response file: then the command runs
+	 * with the files' words in their place. */
+	bool rewrite = afl_driver || (no_libfuzzer && (san.fuzzer || san.fuzzer_no_link));
+	char **words = rewrite ? seen.v : argv;
+	int nwords = rewrite ? seen.n : argc;
 	struct cc_words c = { 0 };
 	cc_words_add(&c, compiler);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	for (int i = 1; i < nwords; i++) {
+		const char *a = words[i];
 		if (no_libfuzzer && !strncmp(a, "-fsanitize=", 11)) {
 			char *rest = without_fuzzer(a);
 			if (rest)
@@ -509,6 +533,8 @@ int main(int argc, char **argv)
 			}
 			if (asan)
 				cc_words_add(&c, "-fno-sanitize-link-runtime"); /* linked below, after ours */
+			if (language) /* -x LANG applies to every later input: ours are not LANG */
+				cc_words_add(&c, "-xnone");
 			cc_words_add(&c, "-Wl,--whole-archive");
 			cc_words_add(&c, rt);
 			cc_words_add(&c, "-Wl,--no-whole-archive");
