@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rt_libc.h"
 #include "rt_warn.h"
 
 #define SEEN_MAX 512 /* distinct warnings remembered: past that, printed again */
