@@ -207,28 +207,45 @@ static bool link_libfuzzer(struct cc_words *c)
 	return true;
 }
 
-/* UBSan's standalone runtime, beside the TSan instrumentation (whose own
- * runtime, which would carry UBSan's, is never linked). */
-static bool link_ubsan_runtime(struct cc_words *c, bool cxx)
+/* A sanitizer's runtime archives from clang's directory, whole (NAME as in
+ * libclang_rt.NAME-x86_64.a, WHO for the error), the C++ part too for a
+ * C++ link; with its dynamic list when its interceptors must be seen by
+ * shared libraries. */
+static bool link_clang_runtime(struct cc_words *c, bool cxx, const char *name, const char *who,
+			       bool dynamic_list)
 {
 	const char *dir = getenv("SCHEDFUZZ_CLANG_RT_DIR");
 	if (!dir || !*dir)
 		dir = SCHEDFUZZ_DEFAULT_CLANG_RT_DIR;
-	char *rt = fmt("%s/libclang_rt.ubsan_standalone-x86_64.a", dir);
-	if (access(rt, R_OK) != 0) {
-		fprintf(stderr, "schedfuzz-cc: UBSan's runtime not found at %s (install "
+	char *stem = fmt(fmt("%s/libclang_rt.%%s", dir), name);
+	char *rt = fmt("%s-x86_64.a", stem);
+	char *rt_cxx = fmt("%s_cxx-x86_64.a", stem);
+	if (access(rt, R_OK) != 0 || (cxx && access(rt_cxx, R_OK) != 0)) {
+		fprintf(stderr, "schedfuzz-cc: %s's runtime not found at %s (install "
 				"libclang-rt-14-dev or set SCHEDFUZZ_CLANG_RT_DIR)\n",
-			rt);
+			who, rt);
 		return false;
 	}
 	cc_words_add(c, "-Wl,--whole-archive");
 	cc_words_add(c, rt);
 	if (cxx)
-		cc_words_add(c, fmt("%s/libclang_rt.ubsan_standalone_cxx-x86_64.a", dir));
+		cc_words_add(c, rt_cxx);
 	cc_words_add(c, "-Wl,--no-whole-archive");
+	if (dynamic_list) {
+		cc_words_add(c, fmt("-Wl,--dynamic-list=%s.syms", rt));
+		if (cxx)
+			cc_words_add(c, fmt("-Wl,--dynamic-list=%s.syms", rt_cxx));
+	}
 	cc_words_add(c, "-lrt");
 	cc_words_add(c, "-lm");
 	return true;
+}
+
+/* UBSan's standalone runtime, beside the TSan instrumentation (whose own
+ * runtime, which would carry UBSan's, is never linked). */
+static bool link_ubsan_runtime(struct cc_words *c, bool cxx)
+{
+	return link_clang_runtime(c, cxx, "ubsan_standalone", "UBSan", false);
 }
 
 /* ASan's runtime, after ours: its interceptors are weak definitions of
@@ -237,28 +254,7 @@ static bool link_ubsan_runtime(struct cc_words *c, bool cxx)
  * wins over both, as over libc.so. clang would put ASan's first. */
 static bool link_asan_runtime(struct cc_words *c, bool cxx)
 {
-	const char *dir = getenv("SCHEDFUZZ_CLANG_RT_DIR");
-	if (!dir || !*dir)
-		dir = SCHEDFUZZ_DEFAULT_CLANG_RT_DIR;
-	char *rt = fmt("%s/libclang_rt.asan-x86_64.a", dir);
-	char *rt_cxx = fmt("%s/libclang_rt.asan_cxx-x86_64.a", dir);
-	if (access(rt, R_OK) != 0 || (cxx && access(rt_cxx, R_OK) != 0)) {
-		fprintf(stderr, "schedfuzz-cc: ASan's runtime not found at %s (install "
-				"libclang-rt-14-dev or set SCHEDFUZZ_CLANG_RT_DIR)\n",
-			rt);
-		return false;
-	}
-	cc_words_add(c, "-Wl,--whole-archive");
-	cc_words_add(c, rt);
-	if (cxx)
-		cc_words_add(c, rt_cxx);
-	cc_words_add(c, "-Wl,--no-whole-archive");
-	cc_words_add(c, fmt("-Wl,--dynamic-list=%s.syms", rt));
-	if (cxx)
-		cc_words_add(c, fmt("-Wl,--dynamic-list=%s.syms", rt_cxx));
-	cc_words_add(c, "-lrt");
-	cc_words_add(c, "-lm");
-	return true;
+	return link_clang_runtime(c, cxx, "asan", "ASan", true);
 }
 
 static bool link_afl_runtime(struct cc_words *c)
