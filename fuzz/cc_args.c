@@ -5,6 +5,7 @@
 #include "cc_args.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,4 +117,41 @@ void cc_expand_response_files(int argc, char **argv, struct cc_words *out)
 	cc_words_add(out, argv[0]);
 	for (int i = 1; i < argc; i++)
 		expand(argv[i], &st, out);
+}
+
+/* Is this linker word (as ld reads it, with the word after it) one that
+ * makes undefined symbols an error: --no-undefined, -z defs, -zdefs? */
+static bool ld_forbids_undefined(const char *w, const char *next)
+{
+	return !strcmp(w, "--no-undefined") || !strcmp(w, "-no-undefined") ||
+	       !strcmp(w, "-zdefs") || (!strcmp(w, "-z") && next && !strcmp(next, "defs"));
+}
+
+bool cc_forbids_undefined(const struct cc_words *seen)
+{
+	for (int i = 1; i < seen->n; i++) {
+		const char *a = seen->v[i], *next = i + 1 < seen->n ? seen->v[i + 1] : NULL;
+		if (!strncmp(a, "-Wl,", 4)) {
+			/* -Wl,A,B,C: the words A, B, C */
+			char *copy = strdup(a + 4), *save = NULL;
+			bool forbids = false;
+			char *w = strtok_r(copy, ",", &save);
+			while (w && !forbids) {
+				char *after = strtok_r(NULL, ",", &save);
+				forbids = ld_forbids_undefined(w, after);
+				w = after;
+			}
+			free(copy);
+			if (forbids)
+				return true;
+		} else if (!strcmp(a, "-Xlinker") && next) {
+			const char *after = i + 3 < seen->n && !strcmp(seen->v[i + 2], "-Xlinker") ?
+						    seen->v[i + 3] : NULL;
+			if (ld_forbids_undefined(next, after))
+				return true;
+		} else if (ld_forbids_undefined(a, next)) {
+			return true; /* clang passes -z defs through */
+		}
+	}
+	return false;
 }

@@ -11,4 +11,8 @@
  * input). */
 void cc_expand_response_files(int argc, char **argv, struct cc_words *out);
 
+/* Does the (expanded) command ask the linker to refuse undefined symbols
+ * (-Wl,--no-undefined, -Wl,-z,defs, -Xlinker --no-undefined, -z defs)? */
+bool cc_forbids_undefined(const struct cc_words *seen);
+
 #endif

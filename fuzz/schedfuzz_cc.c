@@ -519,6 +519,12 @@ int main(int argc, char **argv)
 #if defined(__x86_64__)
 		cc_words_add(&c, "-mcx16"); /* 128-bit atomics reach our hooks, not libatomic */
 #endif
+		/* A shared object's instrumented code calls hooks that only the
+		 * executable links (one runtime a process): a request to refuse
+		 * undefined symbols (Meson's default, b_lundef) is lifted, as
+		 * Meson lifts it itself for its sanitizer builds. */
+		if (link && shared && cc_forbids_undefined(&seen))
+			cc_words_add(&c, "-Wl,-z,undefs");
 		if (link && !shared) {
 			const char *dir = libdir();
 			char *rt = fmt(asan ? "%s/libschedfuzz_rt_asan.a" : "%s/libschedfuzz_rt.a", dir);

@@ -95,10 +95,9 @@ RT_INTERPOSE int thrd_sleep(const struct timespec *req, struct timespec *rem)
 		REAL_C11(int (*)(const struct timespec *, struct timespec *), thrd_sleep, req, rem);
 	if (!rt_timespec_valid(req) || req->tv_sec < 0)
 		return -2;
-	rt_sleep(self, (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec, RT_CALLER());
-	if (rem)
-		rem->tv_sec = rem->tv_nsec = 0;
-	return 0;
+	/* C11: -1 when a signal interrupted it, as glibc's thrd_sleep */
+	return rt_sleep(self, (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec,
+			RT_CALLER(), rem);
 }
 
 RT_INTERPOSE int mtx_init(mtx_t *m, int type)

@@ -749,6 +749,19 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	return rt_findings_summary(runs, seed0, failures, keep_going, true) ? 1 : 0;
 }
 
+/* What every execution would otherwise do afresh in its forked child,
+ * done once before the explorer forks: the main thread's stack bounds
+ * (read from /proc) and the unwinder glibc's backtrace loads on first
+ * use (the watchdog's warm-up). A fork costs less when the child finds
+ * them done. */
+static void warm_up(void)
+{
+	static struct rt_thread scratch;
+	rt_main_stack_lookup(&scratch);
+	void *frame;
+	rt_backtrace(&frame, 1);
+}
+
 RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 {
 	rt_init();
@@ -777,6 +790,7 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	if (harness && LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);
 	static uint8_t genome[SF_GENOME_HEADER];
+	warm_up();
 	child_start_frame = __builtin_frame_address(0);
 	if (setjmp(child_start) == 0) {
 		const char *search = rt_env_str("SCHEDFUZZ_SEARCH");

@@ -585,6 +585,8 @@ RT_HIDDEN void rt_real_init(void);
 /* ---- rt_sched.c: the controlled scheduler ------------------------------ */
 
 /* Start an execution under plan; the calling thread becomes tid 0. */
+/* t's stack bounds for the main thread: read from /proc once a process. */
+RT_HIDDEN void rt_main_stack_lookup(struct rt_thread *t);
 RT_HIDDEN void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness);
 /* End it: reap threads, forget objects, leave the caller uncontrolled. */
 RT_HIDDEN void rt_exec_end(void);

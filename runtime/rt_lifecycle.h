@@ -81,8 +81,13 @@ RT_HIDDEN void rt_exit_last_point(void);
 /* ---- rt_time.c ------------------------------------------------------------ */
 
 /* A sleep of ns: a cancellation point, a scheduling point, and ns of
- * virtual time. */
-RT_HIDDEN void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site);
+ * virtual time; and a real sleep once a process of the program's own has
+ * started. 0, or -1 with errno EINTR and *rem (if rem) the time left. */
+RT_HIDDEN int rt_sleep(struct rt_thread *self, uint64_t ns, const void *site, struct timespec *rem);
+/* A process of the program's own has started: sleeps are real from now
+ * on in this execution; and a new execution. */
+RT_HIDDEN void rt_sleep_outside(void);
+RT_HIDDEN void rt_sleep_reset(void);
 
 /* ---- rt_alarm.c: alarm and setitimer(ITIMER_REAL) in virtual time -------- */
 
@@ -128,6 +133,7 @@ static inline void rt_lifecycle_reset(void)
 {
 	rt_vtime_reset();
 	rt_signal_reset();
+	rt_sleep_reset();
 }
 
 /* For the systematic search (rt_search.c): does ev's transition depend on

@@ -77,8 +77,10 @@ static pid_t modelled_fork(const void *site)
 		return 0;
 	}
 	rt.busy--;
-	if (pid > 0)
+	if (pid > 0) {
+		rt_sleep_outside();
 		rt_fd_forked(); /* the child holds our eventfds too: their waits are no longer ours alone */
+	}
 	rt_changed();
 	return pid;
 }
@@ -137,6 +139,8 @@ RT_INTERPOSE int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...
 	int r = real(clone_child, stack, flags, &s, ptid, tls, ctid);
 	rt_set_self(self); /* CLONE_VFORK: the child has exec'd or exited */
 	rt.busy--;
+	if (r > 0)
+		rt_sleep_outside();
 	rt_changed();
 	return r;
 }
@@ -301,6 +305,7 @@ RT_INTERPOSE int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 		rt_cancel_point(self);                              \
 		rt_point(self, EV_SPAWN, 0, NULL, 0, site);          \
 		rt.busy++;                                          \
+		rt_sleep_outside();                                 \
 		__auto_type parked_r = (call);                      \
 		rt.busy--;                                          \
 		rt_changed();                                       \
@@ -316,6 +321,18 @@ RT_INTERPOSE int system(const char *command)
 	if (!self)
 		return real(command);
 	PARKED(self, RT_CALLER(), real(command));
+}
+
+/* popen forks inside glibc, where no interposer sees it: the command
+ * runs outside the schedule from here on (it cannot see the threads). */
+RT_INTERPOSE FILE *popen(const char *command, const char *mode)
+{
+	static FILE *(*real)(const char *, const char *);
+	if (!real)
+		real = NEXT(FILE *(*)(const char *, const char *), "popen");
+	if (rt_modelled_self())
+		rt_sleep_outside();
+	return real(command, mode);
 }
 
 RT_INTERPOSE int pclose(FILE *f)

@@ -1059,10 +1059,29 @@ void rt_thread_enter(void)
 	rt_altstack_setup();
 }
 
+/* The main thread's bounds come from /proc (twice: glibc's
+ * pthread_getattr_np reads it too): looked up once per process, and by the
+ * explorer before it forks, so that no execution pays for it. */
+static struct {
+	uintptr_t lo, size;
+	pthread_t thread;
+} main_stack;
+
+void rt_main_stack_lookup(struct rt_thread *t)
+{
+	if (!main_stack.size || !pthread_equal(main_stack.thread, pthread_self())) {
+		own_stack(t);
+		main_stack_top(t);
+		main_stack.thread = pthread_self();
+		main_stack.lo = t->stack_lo;
+		main_stack.size = t->stack_size;
+	}
+	t->stack_lo = main_stack.lo;
+	t->stack_size = main_stack.size;
+}
+
 void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 {
-	static uintptr_t main_stack_lo, main_stack_size;
-	static pthread_t main_thread;
 	rt_init();
 	rt_openmp_exec_begin();
 
@@ -1077,16 +1096,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	rt_own_thread_begin(t0);
 	atomic_store_explicit(&t0->go, 1, memory_order_relaxed);
 	t0->real = pthread_self();
-	/* The main thread's bounds come from /proc: look them up once. */
-	if (!main_stack_size || !pthread_equal(main_thread, t0->real)) {
-		own_stack(t0);
-		main_stack_top(t0);
-		main_thread = t0->real;
-		main_stack_lo = t0->stack_lo;
-		main_stack_size = t0->stack_size;
-	}
-	t0->stack_lo = main_stack_lo;
-	t0->stack_size = main_stack_size;
+	rt_main_stack_lookup(t0);
 	rt.nthreads = 1;
 	rt.ncreated = 1;
 	/* The search's log knows threads by creation number; a log kept as

@@ -6,7 +6,15 @@
  * sleeping gives way to the others, and sleep- and yield-based waiting
  * loops end under every schedule. The lengths of sleeps are what moves
  * the virtual clock of timers (rt_alarm.c). glibc's pthread_yield is a redirect to
- * sched_yield, so it arrives here too. */
+ * sched_yield, so it arrives here too.
+ *
+ * Except once the program has started a process of its own in this
+ * execution (fork, system, popen, posix_spawn): that process runs on the
+ * wall clock, and a program that sleeps to let it act (a child that
+ * signals back within a second, as in gnulib's pthread_sigmask check)
+ * must find it has acted. From then on a sleep also sleeps for real,
+ * with the other threads parked, and returns what the real call returns
+ * (EINTR with the time left when a real signal's handler ran). */
 #define _GNU_SOURCE
 #include <errno.h>
 
@@ -18,14 +26,41 @@ void rt_yield(struct rt_thread *self, enum rt_ev ev, const void *site)
 	rt_point(self, ev, 0, NULL, 0, site);
 }
 
+static bool outside_runs; /* a process of the program's own has started */
+
+void rt_sleep_outside(void)
+{
+	outside_runs = true;
+}
+
+void rt_sleep_reset(void)
+{
+	outside_runs = false;
+}
+
 /* A sleep is a cancellation point, and its length passes in virtual
- * time (timers armed by alarm or setitimer fire when it passes them). */
-void rt_sleep(struct rt_thread *self, uint64_t ns, const void *site)
+ * time (timers armed by alarm or setitimer fire when it passes them).
+ * 0, or -1 with errno EINTR and *rem (if rem) the time left. */
+int rt_sleep(struct rt_thread *self, uint64_t ns, const void *site, struct timespec *rem)
 {
 	rt_cancel_point(self);
 	rt_yield(self, EV_SLEEP, site);
+	if (outside_runs && ns) {
+		struct timespec req = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+		rt.busy++; /* no hang while it sleeps for real */
+		int r = REAL(nanosleep)(&req, rem);
+		int e = errno;
+		rt.busy--;
+		rt_vtime_advance(ns);
+		rt_cancel_point(self);
+		errno = e;
+		return r;
+	}
+	if (rem)
+		rem->tv_sec = rem->tv_nsec = 0;
 	rt_vtime_advance(ns);
 	rt_cancel_point(self);
+	return 0;
 }
 
 RT_INTERPOSE int sched_yield(void)
@@ -42,8 +77,10 @@ RT_INTERPOSE unsigned sleep(unsigned seconds)
 	struct rt_thread *self = rt_self;
 	if (!self)
 		return REAL(sleep)(seconds);
-	rt_sleep(self, (uint64_t)seconds * 1000000000u, RT_CALLER());
-	return 0;
+	struct timespec rem;
+	if (rt_sleep(self, (uint64_t)seconds * 1000000000u, RT_CALLER(), &rem) == 0)
+		return 0;
+	return (unsigned)rem.tv_sec + (rem.tv_nsec > 0);
 }
 
 RT_INTERPOSE int usleep(useconds_t usec)
@@ -51,8 +88,7 @@ RT_INTERPOSE int usleep(useconds_t usec)
 	struct rt_thread *self = rt_self;
 	if (!self)
 		return REAL(usleep)(usec);
-	rt_sleep(self, (uint64_t)usec * 1000u, RT_CALLER());
-	return 0;
+	return rt_sleep(self, (uint64_t)usec * 1000u, RT_CALLER(), NULL);
 }
 
 RT_INTERPOSE int nanosleep(const struct timespec *req, struct timespec *rem)
@@ -64,10 +100,8 @@ RT_INTERPOSE int nanosleep(const struct timespec *req, struct timespec *rem)
 		errno = EINVAL;
 		return -1;
 	}
-	rt_sleep(self, (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec, RT_CALLER());
-	if (rem)
-		rem->tv_sec = rem->tv_nsec = 0;
-	return 0;
+	return rt_sleep(self, (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec,
+			RT_CALLER(), rem);
 }
 
 RT_INTERPOSE int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
@@ -81,8 +115,7 @@ RT_INTERPOSE int clock_nanosleep(clockid_t clk, int flags, const struct timespec
 	/* An absolute time is taken as a relative one: the virtual clock
 	 * does not follow the real clocks the program reads. */
 	uint64_t ns = req->tv_sec < 0 ? 0 : (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec;
-	rt_sleep(self, flags & TIMER_ABSTIME ? 0 : ns, RT_CALLER());
-	if (rem)
-		rem->tv_sec = rem->tv_nsec = 0;
+	if (rt_sleep(self, flags & TIMER_ABSTIME ? 0 : ns, RT_CALLER(), flags & TIMER_ABSTIME ? NULL : rem))
+		return errno;
 	return 0;
 }

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../integration/lib.sh"
 memcmp_h=$1 strcmp_h=$2 fixed=$3 asan=$4
 
-nm "$memcmp_h" | grep -q ' T memcmp$' || fail "the default-mode build has no memcmp interceptor"
+nm "$memcmp_h" | grep -q ' [TW] memcmp$' || fail "the default-mode build has no memcmp interceptor"
 addr() { nm "$1" | sed -n "s/^\([0-9a-f]*\) [TW] $2\$/\1/p"; }
 [ -n "$(addr "$asan" __interceptor_memcmp)" ] && [ "$(addr "$asan" memcmp)" = "$(addr "$asan" __interceptor_memcmp)" ] ||
 	fail "the ASan-mode build's memcmp is not ASan's interceptor"

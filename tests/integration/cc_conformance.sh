@@ -219,6 +219,11 @@ check link_aout '' "\$CC ok.$x other.$x"
 check link_output '' "\$CC -O1 ok.$x other.$x -o prog"
 check link_objects '' "\$CC -c ok.$x other.$x && \$CC ok.o other.o -o prog"
 check shared_loaded '' "\$CC -shared -fPIC lib.$x -o liblib.so && \$CC uselib.$x -L. -llib -o prog"
+# Meson's default (b_lundef) and its -z defs twin: undefined symbols are
+# refused, and the hooks of our instrumentation may still be undefined.
+check shared_no_undefined '' "\$CC -shared -fPIC -Wl,--no-undefined lib.$x -o liblib.so && \$CC uselib.$x -L. -llib -o prog"
+check shared_z_defs '' "\$CC -shared -fPIC -Wl,-O1,-z,defs lib.$x -o liblib.so"
+check shared_xlinker '' "\$CC -shared -fPIC -Xlinker --no-undefined lib.$x -o liblib.so"
 check relocatable '' "\$CC -c ok.$x other.$x && \$CC -r ok.o other.o -o both.o"
 # Response files.
 check rsp_compile '' "\$CC @compile.rsp"
