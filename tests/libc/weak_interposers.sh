@@ -6,11 +6,14 @@
 #   undefined references became weak.
 # - No runtime file calls an interposed system call for its own work
 #   (rt_libc.h renames those calls to libc's).
-# - A program with globals named send and receive, and one with its own
-#   write, build with schedfuzz-cc and schedfuzz-c++, run 2,000 schedules
+# - A program with globals named send and receive and one with its own
+#   write build with schedfuzz-cc and schedfuzz-c++, run 2,000 schedules
 #   with no failure, and reach their own definitions (they assert it); in
 #   the ASan mode too (200 schedules: a schedule costs ten times more),
 #   where the runtime's interposers must also beat ASan's weak ones.
+# - The runtime's own global names are reserved (__schedfuzz_*): a program
+#   that defines rt, rt_init, cov_begin and the driver's read_whole_file
+#   links, as a main() program and as a harness, and keeps its own.
 . "$(dirname "$0")/../integration/lib.sh"
 rt=$1 rt_asan=$2 src=$3
 own='^(rt|__tsan_|__sanitizer_|__schedfuzz|schedfuzz_|sf_|sx_|cov_|strat_|__wrap_|LLVMFuzzer|__asan_|__lsan_|__afl_)'
@@ -69,11 +72,26 @@ for wrapper in schedfuzz-cc schedfuzz-c++; do
 		build_and_run "$wrapper" default 2000 "$p"
 		build_and_run "$wrapper" asan 200 "$p"
 	done
+	build_and_run "$wrapper" default 300 runtime_names
+	build_and_run "$wrapper" asan 30 runtime_names
 done
+# The runtime's own names are reserved ones: none it defines for itself
+# is left for a program's name to clash with, and a harness defining the
+# standalone driver's names links beside the driver too.
+for a in "$rt" "$rt_asan"; do
+	left=$(nm -g --defined-only "$a" 2>/dev/null | awk 'NF==3 && $2 != "W" && $2 != "V" {print $3}' |
+		grep -Ev '^(_|schedfuzz_|LLVMFuzzer|main$)' | sort -u | tr '\n' ' ')
+	[ -z "$left" ] || fail "names of the runtime's own a program could clash with in $a: $left"
+done
+SCHEDFUZZ_ENGINE=standalone "$SF_BIN/schedfuzz-cc" -O1 -DHARNESS -fsanitize=fuzzer "$src/runtime_names.c" \
+	-o "$WORK/names_harness" 2>"$WORK/cc.err" || fail "runtime_names harness: $(head -5 "$WORK/cc.err")"
+printf 'x' >"$WORK/one_input"
+"$WORK/names_harness" "$WORK/one_input" >/dev/null 2>&1 || fail "runtime_names harness failed on its own"
+
 # In the ASan mode the runtime's interposers, not ASan's, serve a program
 # that defines none: a deadlock is a deadlock report, not a hang.
 "$SF_BIN/schedfuzz-cc" -O1 -fsanitize=address "$src/../bugs/two_lock_deadlock.c" -o "$WORK/deadlock" ||
 	fail "cannot build two_lock_deadlock in the ASan mode"
 "$SCHEDFUZZ" run -n 2000 --seed 1 -o "$WORK/out" -- "$WORK/deadlock" >/dev/null 2>"$WORK/dl.err"
 grep -q "^==schedfuzz== ERROR: deadlock" "$WORK/dl.err" || fail "no deadlock report in the ASan mode"
-echo "interposers weak, the runtime's own calls libc's; send/receive globals and an own write: 0 failures in 2000 schedules each (200 in the ASan mode), C and C++"
+echo "interposers weak, the runtime's own calls libc's, its own names reserved; send/receive globals, an own write, 0 failures in 2000 schedules each (200 in the ASan mode; the runtime's names 300 and 30), C and C++"
