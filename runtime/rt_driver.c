@@ -118,6 +118,21 @@ const char *rt_env_str(const char *name)
 	return s && *s ? s : NULL;
 }
 
+/* The environment the process started with. Read after main() returned
+ * (a report, the estimates), environ may point into main's dead frame: a
+ * program may set it to an array of its own, as gnulib's unsetenv check
+ * does. The kernel's array stays where it was. */
+static char **initial_environ;
+
+const char *rt_env_initial(const char *name)
+{
+	size_t n = strlen(name);
+	for (char **e = initial_environ; e && *e; e++)
+		if (!strncmp(*e, name, n) && (*e)[n] == '=')
+			return (*e)[n + 1] ? *e + n + 1 : NULL;
+	return NULL;
+}
+
 /* The main executable's mapped image, where its globals live. */
 static int find_exe_image(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -145,6 +160,7 @@ void rt_init(void)
 	if (done)
 		return;
 	done = true;
+	initial_environ = environ;
 	rt_real_init();
 
 	Dl_info info;
@@ -750,7 +766,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 }
 
 /* What every execution would otherwise do afresh in its forked child,
- * done once before the explorer forks: the main thread's stack bounds
+ * done once before any fork: the main thread's stack bounds
  * (read from /proc) and the unwinder glibc's backtrace loads on first
  * use (the watchdog's warm-up). A fork costs less when the child finds
  * them done. */
@@ -765,6 +781,7 @@ static void warm_up(void)
 RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 {
 	rt_init();
+	warm_up(); /* before the explorer's forks, and the forkserver of AFL++'s persistent driver */
 	rt_main_argc = argc;
 	rt_main_argv = argv;
 	const char *input_path = rt_env_str("SCHEDFUZZ_INPUT");
@@ -790,7 +807,6 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	if (harness && LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);
 	static uint8_t genome[SF_GENOME_HEADER];
-	warm_up();
 	child_start_frame = __builtin_frame_address(0);
 	if (setjmp(child_start) == 0) {
 		const char *search = rt_env_str("SCHEDFUZZ_SEARCH");
@@ -803,9 +819,12 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 		job.input = genome;
 		if (input_path)
 			job.input = rt_read_file(input_path, &job.size);
-		else if (!rt_afl_input(&job.input, &job.size)) /* else afl-fuzz's test case */
+		else if (!rt_afl_input(&job.input, &job.size)) { /* else afl-fuzz's test case */
 			rt_make_genome(genome, rt_env_u64("SCHEDFUZZ_SEED", 0),
 				    &(struct sf_estimates){ 0 });
+			if (!harness)
+				rt_exit_ok_all(); /* a direct run: its exit status is its own */
+		}
 		if (input_path && !harness) { /* a harness's inputs are looked at as it runs them */
 			rt_single_inputs = true;
 			rt_input_hint_begin(job.input, job.size);

@@ -84,18 +84,22 @@ RT_INTERPOSE void *malloc(size_t size)
 RT_INTERPOSE void free(void *p)
 {
 	int first = -1;
-	if (p && controlled()) {
-		size_t usable = malloc_usable_size(p);
+	if (p && controlled())
 		first = rt_heap_freed_remember(p, rt_self->tid);
+	/* A block freed before is glibc's free chunk: its header may no
+	 * longer say what malloc_usable_size reads (it faulted on one). */
+	if (p && controlled() && first < 0) {
+		size_t usable = malloc_usable_size(p);
 		rt_heap_log_free(p, usable, RT_CALLER());
 		if (rt_heap_tracking())
 			rt_heap_forget(p);
-		if (first < 0) /* whoever allocates it next owns it afresh */
-			rt_own_forget((uintptr_t)p, usable);
+		rt_own_forget((uintptr_t)p, usable); /* whoever allocates it next owns it afresh */
 	}
-	__libc_free(p); /* glibc's checks first: they may abort with its message */
+	/* Ours before glibc's: whether glibc notices depends on its heap's
+	 * history, which differs between the explorer's child and a replay. */
 	if (RT_UNLIKELY(first >= 0))
 		rt_heap_double_free("free", first);
+	__libc_free(p);
 }
 
 RT_INTERPOSE void *calloc(size_t n, size_t size)

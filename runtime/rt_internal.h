@@ -1016,6 +1016,7 @@ struct rt_child {
  * failures they pass over (--exit-ok, a leak every schedule shows). */
 RT_HIDDEN bool rt_exit_ok(int status);
 RT_HIDDEN void rt_exit_ok_init(void);
+RT_HIDDEN void rt_exit_ok_all(void);
 struct rt_child;
 /* RT_PASS: no failure, or one passed over (it clears c->failed); RT_KNOWN:
  * one shown schedule-independent before; RT_NEW: to be kept. */
@@ -1056,6 +1057,8 @@ RT_HIDDEN void rt_replay_check(const uint8_t *input, size_t size, const char *pa
 			       struct rt_result *shared, unsigned timeout);
 RT_HIDDEN uint64_t rt_env_u64(const char *name, uint64_t dflt);
 RT_HIDDEN const char *rt_env_str(const char *name);
+/* NAME's value in the environment the process started with, or NULL. */
+RT_HIDDEN const char *rt_env_initial(const char *name);
 RT_HIDDEN uint8_t *rt_read_file(const char *path, size_t *size);
 /* rt_search_explore.c: the systematic search's explorer. */
 /* A log in memory shared with the children, NULL if it cannot be mapped;

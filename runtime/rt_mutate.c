@@ -35,7 +35,7 @@ static struct sf_estimates_file *shared_file(void)
 	if (tried)
 		return file;
 	tried = true;
-	const char *path = getenv("SCHEDFUZZ_ESTIMATES");
+	const char *path = rt_env_initial("SCHEDFUZZ_ESTIMATES");
 	if (!path || !*path)
 		return NULL;
 	int fd = open(path, O_RDWR | O_CLOEXEC);

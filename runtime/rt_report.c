@@ -532,7 +532,7 @@ static void print_footer(void)
 		"schedfuzz " SCHEDFUZZ_VERSION ")\n",
 		plan, (unsigned long long)rt.step, (unsigned long long)rt.ndecisions, rt.ncreated);
 	/* A pinned strategy overrides the genome's: replay needs it too. */
-	const char *pin = rt.cfg.pinned ? getenv("SCHEDFUZZ_STRATEGY") : NULL;
+	const char *pin = rt.cfg.pinned ? rt_env_initial("SCHEDFUZZ_STRATEGY") : NULL;
 	if (rt.result && rt.result->async)
 		fprintf(stderr, "==schedfuzz== note: T%u reached no scheduling point for %llu ms "
 				"while others could run, and was preempted asynchronously (%u times in "
@@ -541,7 +541,7 @@ static void print_footer(void)
 			rt.result->async_tid, (unsigned long long)rt.cfg.stall_ms, rt.result->async);
 	char saved[4096];
 	/* A portable reproducer is run as a translated input: its own name is shown. */
-	const char *shown = getenv("SCHEDFUZZ_INPUT_NAME");
+	const char *shown = rt_env_initial("SCHEDFUZZ_INPUT_NAME");
 	const char *input = shown && *shown	    ? shown
 			    : rt.cfg.input_path	    ? rt.cfg.input_path
 			    : rt_artifact_path(saved, sizeof saved) ? saved

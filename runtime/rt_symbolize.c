@@ -50,10 +50,10 @@ static bool module_of(uintptr_t addr, char *path, size_t cap, uintptr_t *off)
 static const char *find_symbolizer(void)
 {
 	static const char *const names[] = { "llvm-symbolizer-14", "llvm-symbolizer" };
-	const char *env = getenv("SCHEDFUZZ_SYMBOLIZER");
+	const char *env = rt_env_initial("SCHEDFUZZ_SYMBOLIZER");
 	if (env && *env)
 		return env;
-	const char *path = getenv("PATH");
+	const char *path = rt_env_initial("PATH");
 	if (!path)
 		path = "/usr/bin:/bin";
 	static char buf[4096];

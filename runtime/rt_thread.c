@@ -290,12 +290,25 @@ static int create_end(struct rt_thread *t, pthread_t *th, int r)
 	return 0;
 }
 
+/* glibc's pthread_create, as the runtime's own work: what glibc allocates
+ * for the thread (its DTV, with calloc) is not the program's, so a block
+ * the program freed and glibc now takes is still one the program freed
+ * (rt_heap_freed.c): a second free of it is a double free in every
+ * process, whatever glibc's heap looked like before. */
+static int new_kernel_thread(struct rt_thread *t, const pthread_attr_t *attr)
+{
+	struct rt_thread *own = rt_own_work_begin();
+	int r = REAL(pthread_create)(&t->real, attr, trampoline, t);
+	rt_own_work_end(own);
+	return r;
+}
+
 int rt_thread_create(struct rt_thread *self, pthread_t *th, const pthread_attr_t *attr,
 		     void *(*fn)(void *), int (*c11_fn)(void *), void *arg, const void *site)
 {
 	struct rt_thread *t = create_begin(self, attr, fn, c11_fn, arg, site);
 	/* Its kernel thread: a pooled one where it can (rt_pool.c), else its own. */
-	int r = rt_pool_start(t, attr) ? 0 : REAL(pthread_create)(&t->real, attr, trampoline, t);
+	int r = rt_pool_start(t, attr) ? 0 : new_kernel_thread(t, attr);
 	return create_end(t, th, r);
 }
 
@@ -465,7 +478,12 @@ RT_INTERPOSE int pthread_create(pthread_t *th, const pthread_attr_t *attr, void 
 	 * stack shows no frame of ours between this and the program
 	 * (report.asan_frames). */
 	struct rt_thread *t = create_begin(self, attr, fn, NULL, arg, RT_CALLER());
-	int r = rt_pool_start(t, attr) ? 0 : REAL(pthread_create)(&t->real, attr, trampoline, t);
+	int r = 0;
+	if (!rt_pool_start(t, attr)) { /* new_kernel_thread's lines: no inlined frame either */
+		struct rt_thread *own = rt_own_work_begin();
+		r = REAL(pthread_create)(&t->real, attr, trampoline, t);
+		rt_own_work_end(own);
+	}
 	return create_end(t, th, r);
 }
 
