@@ -97,6 +97,7 @@ void rt_own_begin(bool watch)
 	rt_own.limit = GRANULES;
 	advance();
 	rt_own.first = rt_own.gen;
+	rt_own_first_begin();
 	rt_vars_watch();
 }
 
@@ -127,21 +128,29 @@ static bool span(uintptr_t a, size_t size, uintptr_t *g0, uintptr_t *g1)
 	return true;
 }
 
-enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size, bool write)
+enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size, bool write,
+				 const void *site)
 {
 	if (rt_own.limit == 0)
 		return RT_OWN_POINT_SHARED;
 	uint16_t gen = rt_own.gen, mine = rt_own_mine_tag(t), r1 = rt_own_r1_tag(t),
 		 shared = (uint16_t)(gen | RT_OWN_SHARED), read = rt_own.read;
 	uintptr_t g0, g1;
-	bool point = !span(a, size, &g0, &g1), mark = false;
+	bool point = !span(a, size, &g0, &g1), mark = false, first = false, asked = false;
 	for (uintptr_t g = g0; g < g1; g++) {
 		uint16_t c = rt_own_shadow.map[g], cg = c & 0xff00, s = c & 0xff;
 		if (c == mine || c == shared) {
 			point |= c == shared;
 		} else if (cg != gen) { /* settled, or untouched in this execution */
 			bool settled = cg >= rt_own.first && cg < gen;
-			rt_own_shadow.map[g] = settled && !write ? r1 : mine;
+			if (!settled && !asked) { /* a first touch: the site's first? */
+				asked = true;
+				first = rt_own_first_touch(site);
+			}
+			/* A first touch's read (a zeroed flag) holds the granule
+			 * "read by t alone", so that t's own first write to it is
+			 * a point too: the other half of a check-then-set. */
+			rt_own_shadow.map[g] = (settled || first) && !write ? r1 : mine;
 			/* A write to settled memory may be half of an update that
 			 * another thread makes too (a counter main set up): a point,
 			 * once, before the writer owns it. */
@@ -167,7 +176,7 @@ enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size
 	bool tick = rt_own_tick_due(t); /* whatever else: a count at 0 starts again */
 	if (point)
 		return RT_OWN_POINT_SHARED;
-	if (mark)
+	if (mark || first)
 		return RT_OWN_POINT;
 	return tick ? RT_OWN_POINT_TICK : RT_OWN_PASS;
 }

@@ -174,7 +174,12 @@ static inline void rt_own_thread_begin(struct rt_thread *t)
  * the tick alone, a point in the middle of private work. */
 enum rt_own_verdict { RT_OWN_PASS, RT_OWN_POINT_TICK, RT_OWN_POINT, RT_OWN_POINT_SHARED };
 RT_HIDDEN enum rt_own_verdict rt_own_point(struct rt_thread *t, uintptr_t a, uint32_t size,
-					   bool write);
+					   bool write, const void *site);
+/* A first touch (rt_own_first.c): site claims untouched memory. Is that
+ * a point? Yes for each site's first claim in an execution (bounded:
+ * docs/cost.md). rt_own_first_begin starts an execution's count. */
+RT_HIDDEN bool rt_own_first_touch(const void *site);
+RT_HIDDEN void rt_own_first_begin(void);
 /* The slow path of the fast path that schedfuzz-cc compiles into the
  * program itself (rt_inline.c): what the hooks do when rt_own_mine says
  * no. That code reads struct rt_thread and rt_own as this runtime lays

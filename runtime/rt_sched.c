@@ -804,7 +804,7 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 		after_shared(self, ev, addr);
 		return;
 	}
-	enum rt_own_verdict v = rt_own_point(self, addr, size, write);
+	enum rt_own_verdict v = rt_own_point(self, addr, size, write, site);
 	if (v == RT_OWN_PASS) {
 		self->own_wrote |= write;
 		return;

@@ -10,10 +10,17 @@ export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AF
 export AFL_BENCH_UNTIL_CRASH=1 AFL_FAST_CAL=1
 want="^==schedfuzz== ERROR: sanitizer report: AddressSanitizer: heap-use-after-free"
 
-AFL_CUSTOM_MUTATOR_LIBRARY=$mutator timeout 300 afl-fuzz -s 1 -i "$seeds" -o "$WORK/afl" \
-	-- "$afl_prog" >"$WORK/afl.log" 2>&1
+# A fixed -t, far above any execution's time: with none, afl-fuzz derives
+# one from the seeds (20 ms here, twice a fast execution), and on a busy
+# machine executions past it count as timeouts, never as crashes or new
+# paths, so the search a seed makes depended on the load (seed 1 on one
+# CPU: no crash in 4,000 executions; with -t, the crash at the same
+# execution on one CPU or two). -E bounds the search by executions (the
+# crash comes at 390 to 860 with seeds 1 to 5), timeout only guards.
+AFL_CUSTOM_MUTATOR_LIBRARY=$mutator timeout 300 afl-fuzz -s 1 -t 10000 -E 4000 -i "$seeds" \
+	-o "$WORK/afl" -- "$afl_prog" >"$WORK/afl.log" 2>&1
 crash=$(ls "$WORK"/afl/default/crashes/id:* 2>/dev/null | head -n 1)
-[ -n "$crash" ] || { tail -5 "$WORK/afl.log"; fail "afl-fuzz saved no crash"; }
+[ -n "$crash" ] || { tail -5 "$WORK/afl.log"; fail "afl-fuzz saved no crash in 4,000 executions"; }
 "$SCHEDFUZZ" replay "$crash" -- "$afl_prog" >/dev/null 2>"$WORK/afl-replay"
 [ $? -eq 1 ] || fail "afl-fuzz's crash did not replay"
 grep -q "$want" "$WORK/afl-replay" || { tail -5 "$WORK/afl-replay"; fail "afl replay: no ASan report"; }
