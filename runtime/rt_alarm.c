@@ -143,6 +143,24 @@ void rt_vtime_advance(uint64_t ns)
 	schedule_step();
 }
 
+uint64_t rt_vtime_sleep(uint64_t ns)
+{
+	uint64_t start = now();
+	uint64_t end = ns > UINT64_MAX - start ? UINT64_MAX : start + ns;
+	struct vtimer *first = first_due(false);
+	if (!first || first->due > end) {
+		vt.slept += end - start;
+		fire_passed(false);
+		schedule_step();
+		return ns;
+	}
+	if (now() < first->due)
+		vt.slept += first->due - now();
+	fire_passed(false);
+	schedule_step();
+	return now() - start;
+}
+
 /* Time passes to t's expiry and fires it. */
 static void jump_to(struct vtimer *t)
 {

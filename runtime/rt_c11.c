@@ -96,8 +96,7 @@ RT_INTERPOSE int thrd_sleep(const struct timespec *req, struct timespec *rem)
 	if (!rt_timespec_valid(req) || req->tv_sec < 0)
 		return -2;
 	/* C11: -1 when a signal interrupted it, as glibc's thrd_sleep */
-	return rt_sleep(self, (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec,
-			RT_CALLER(), rem);
+	return rt_sleep(self, rt_timespec_ns(req), RT_CALLER(), rem);
 }
 
 RT_INTERPOSE int mtx_init(mtx_t *m, int type)

@@ -259,6 +259,11 @@ static bool anyone_open(int sig)
 	return false;
 }
 
+bool rt_signal_ready(const struct rt_thread *t)
+{
+	return (t->sig_pending & ~blocked_of(t)) != 0;
+}
+
 bool rt_signal_interrupts(const struct rt_thread *t)
 {
 	return t->wait != W_NONE && t->wait != W_SIGNAL && (t->sig_pending & ~blocked_of(t)) != 0;

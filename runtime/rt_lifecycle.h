@@ -84,6 +84,9 @@ RT_HIDDEN void rt_exit_last_point(void);
  * virtual time; and a real sleep once a process of the program's own has
  * started. 0, or -1 with errno EINTR and *rem (if rem) the time left. */
 RT_HIDDEN int rt_sleep(struct rt_thread *self, uint64_t ns, const void *site, struct timespec *rem);
+/* A valid, non-negative relative time in ns, UINT64_MAX past that (a
+ * sleep of TIME_T_MAX seconds). */
+RT_HIDDEN uint64_t rt_timespec_ns(const struct timespec *ts);
 /* A process of the program's own has started: sleeps are real from now
  * on in this execution; and a new execution. */
 RT_HIDDEN void rt_sleep_outside(void);
@@ -119,6 +122,12 @@ RT_HIDDEN int rt_vtime_timer_overrun(int slot);
 RT_HIDDEN void rt_vtime_before_signal_wait(void);
 /* Virtual time passes by ns (a sleep): fire timers it passed. */
 RT_HIDDEN void rt_vtime_advance(uint64_t ns);
+/* A thread sleeps ns: time passes to the end of the sleep or to the first
+ * timer due before it, which fires; the ns that passed. */
+RT_HIDDEN uint64_t rt_vtime_sleep(uint64_t ns);
+/* A signal pending on t that t does not block: its handler would cut a
+ * sleep short. */
+RT_HIDDEN bool rt_signal_ready(const struct rt_thread *t);
 /* No thread can run: if a timer is armed, let time jump to it and fire
  * it; false if none is armed. */
 RT_HIDDEN bool rt_vtime_jump(void);

@@ -26,6 +26,15 @@ void rt_yield(struct rt_thread *self, enum rt_ev ev, const void *site)
 	rt_point(self, ev, 0, NULL, 0, site);
 }
 
+uint64_t rt_timespec_ns(const struct timespec *ts)
+{
+	if (ts->tv_sec < 0)
+		return 0;
+	if ((uint64_t)ts->tv_sec >= (UINT64_MAX - 999999999u) / 1000000000u)
+		return UINT64_MAX;
+	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+}
+
 static bool outside_runs; /* a process of the program's own has started */
 
 void rt_sleep_outside(void)
@@ -56,9 +65,25 @@ int rt_sleep(struct rt_thread *self, uint64_t ns, const void *site, struct times
 		errno = e;
 		return r;
 	}
+	/* A timer that falls due meanwhile and sends self a signal cuts the
+	 * sleep short, as the kernel's: the handler runs, and the call
+	 * returns EINTR with the time left. */
+	uint64_t left = ns;
+	do { /* once for a sleep of 0: it fires what is past due */
+		left -= rt_vtime_sleep(left);
+		if (left && rt_signal_ready(self)) {
+			rt_signal_deliver(self);
+			if (rem) {
+				rem->tv_sec = (time_t)(left / 1000000000u);
+				rem->tv_nsec = (long)(left % 1000000000u);
+			}
+			rt_cancel_point(self);
+			errno = EINTR;
+			return -1;
+		}
+	} while (left);
 	if (rem)
 		rem->tv_sec = rem->tv_nsec = 0;
-	rt_vtime_advance(ns);
 	rt_cancel_point(self);
 	return 0;
 }
@@ -80,7 +105,7 @@ RT_INTERPOSE unsigned sleep(unsigned seconds)
 	struct timespec rem;
 	if (rt_sleep(self, (uint64_t)seconds * 1000000000u, RT_CALLER(), &rem) == 0)
 		return 0;
-	return (unsigned)rem.tv_sec + (rem.tv_nsec > 0);
+	return (unsigned)rem.tv_sec + (rem.tv_nsec >= 500000000L); /* glibc's rounding */
 }
 
 RT_INTERPOSE int usleep(useconds_t usec)
@@ -100,8 +125,7 @@ RT_INTERPOSE int nanosleep(const struct timespec *req, struct timespec *rem)
 		errno = EINVAL;
 		return -1;
 	}
-	return rt_sleep(self, (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec,
-			RT_CALLER(), rem);
+	return rt_sleep(self, rt_timespec_ns(req), RT_CALLER(), rem);
 }
 
 RT_INTERPOSE int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
@@ -114,7 +138,7 @@ RT_INTERPOSE int clock_nanosleep(clockid_t clk, int flags, const struct timespec
 		return EINVAL;
 	/* An absolute time is taken as a relative one: the virtual clock
 	 * does not follow the real clocks the program reads. */
-	uint64_t ns = req->tv_sec < 0 ? 0 : (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec;
+	uint64_t ns = rt_timespec_ns(req);
 	if (rt_sleep(self, flags & TIMER_ABSTIME ? 0 : ns, RT_CALLER(), flags & TIMER_ABSTIME ? NULL : rem))
 		return errno;
 	return 0;
