@@ -138,7 +138,7 @@ bool rt_vtime_armed(void)
 
 void rt_vtime_advance(uint64_t ns)
 {
-	vt.slept += ns;
+	vt.slept = ns > UINT64_MAX - vt.slept ? UINT64_MAX : vt.slept + ns; /* TIME_T_MAX s */
 	fire_passed(false);
 	schedule_step();
 }
