@@ -83,22 +83,20 @@ RT_INTERPOSE void *malloc(size_t size)
 
 RT_INTERPOSE void free(void *p)
 {
-	int first = -1;
-	if (p && controlled())
-		first = rt_heap_freed_remember(p, rt_self->tid);
-	/* A block freed before is glibc's free chunk: its header may no
-	 * longer say what malloc_usable_size reads (it faulted on one). */
-	if (p && controlled() && first < 0) {
+	if (p && controlled()) {
+		/* Ours before glibc's check: whether glibc notices depends on
+		 * its heap's history, which differs between the explorer's
+		 * child and a replay; and a block freed before is glibc's free
+		 * chunk, whose header malloc_usable_size may fault on. */
+		int first = rt_heap_freed_remember(p, rt_self->tid);
+		if (RT_UNLIKELY(first >= 0))
+			rt_heap_double_free("free", first);
 		size_t usable = malloc_usable_size(p);
 		rt_heap_log_free(p, usable, RT_CALLER());
 		if (rt_heap_tracking())
 			rt_heap_forget(p);
 		rt_own_forget((uintptr_t)p, usable); /* whoever allocates it next owns it afresh */
 	}
-	/* Ours before glibc's: whether glibc notices depends on its heap's
-	 * history, which differs between the explorer's child and a replay. */
-	if (RT_UNLIKELY(first >= 0))
-		rt_heap_double_free("free", first);
 	__libc_free(p);
 }
 
