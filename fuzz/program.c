@@ -25,6 +25,23 @@ int program_option_value(int argc, char **argv, int i)
 	return i + 1;
 }
 
+int program_races_option(int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *mode;
+	if (!strncmp(a, "--races=", 8))
+		mode = a + 8;
+	else if (!strcmp(a, "--races"))
+		mode = argv[*i = program_option_value(argc, argv, *i)];
+	else
+		return 0;
+	if (strcmp(mode, "off") != 0 && strcmp(mode, "report") != 0 && strcmp(mode, "fail") != 0) {
+		fprintf(stderr, "schedfuzz: --races takes off, report or fail, not '%s'\n", mode);
+		exit(SETUP);
+	}
+	setenv("SCHEDFUZZ_RACES", mode, 1);
+	return 1;
+}
+
 bool program_numeric(const char *s)
 {
 	/* strtoull takes "-5" as 2^64 - 5 and skips leading blanks: a count

@@ -14,6 +14,10 @@ enum { OK = 0, FAILED = 1, SETUP = 2 };
  * SETUP and one line when it has none), and whether s is a number. */
 int program_option_value(int argc, char **argv, int i);
 bool program_numeric(const char *s);
+/* --races=MODE or --races MODE (off, report, fail) at argv[*i]: sets
+ * SCHEDFUZZ_RACES and moves *i past it. 1 if it was one, 0 if argv[*i] is
+ * another option; exits with SETUP and one line on a bad mode. */
+int program_races_option(int argc, char **argv, int *i);
 /* Option opt's numeric value within [min, max] (exits with SETUP and one
  * line if it is not a whole number or out of range). */
 uint64_t program_number(const char *opt, const char *value, uint64_t min, uint64_t max);

@@ -249,6 +249,7 @@ int cmd_replay(int argc, char **argv)
 {
 	const char *input = NULL, *record = NULL, *html = NULL;
 	unsigned events = DEFAULT_EVENTS;
+	setenv("SCHEDFUZZ_RACES", "report", 0); /* as run's default */
 	unsigned timeout = 0;
 	int width = 0; /* of a lane: 0 fits the text (and the terminal) */
 	int i;
@@ -267,6 +268,8 @@ int cmd_replay(int argc, char **argv)
 		} else if (!strcmp(a, "--width")) {
 			i = program_option_value(argc, argv, i);
 			width = (int)program_number(a, argv[i], 0, 1000);
+		} else if (program_races_option(argc, argv, &i)) {
+			/* SCHEDFUZZ_RACES: set */
 		} else if (a[0] == '-') {
 			fprintf(stderr, "schedfuzz replay: unknown option '%s'\n", a);
 			return SETUP;

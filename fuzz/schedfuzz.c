@@ -35,9 +35,9 @@ static void usage(FILE *to)
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
 		"                     [--state FILE] [--corpus DIR] [--exit-ok=CODES] [--no-spurious]\n"
-		"                     [--data FILE] [--no-guide] -- PROG [ARGS...]\n"
+		"                     [--data FILE] [--no-guide] [--races=MODE] -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--width N]\n"
-		"                        [--timeout SEC] INPUT -- PROG [ARGS...]\n"
+		"                        [--timeout SEC] [--races=MODE] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz show INPUT...\n"
 		"       schedfuzz genome --strategy SPEC [--seed S] [-o FILE]\n"
@@ -61,6 +61,9 @@ static void usage(FILE *to)
 		"           --print-schedule prints each schedule's plan before it runs;\n"
 		"           --verbose shows PROG's output from every schedule (without it, only\n"
 		"           the replay of a failure shows it)\n"
+		"           --races=report (the default) saves an input for each new data race\n"
+		"           (a pair of sites) and goes on; fail stops at the first as at a\n"
+		"           failure; off detects none (docs/races.md)\n"
 		"           Guided: schedules that showed a new interleaving feature (HaPSet,\n"
 		"           MAP, reads-from) are kept and mutated; --no-guide draws every one\n"
 		"           afresh; --corpus DIR loads and extends the kept genomes (a fuzzing\n"
@@ -131,6 +134,7 @@ static int cmd_run(int argc, char **argv)
 {
 	const char *out = ".";
 	setenv("SCHEDFUZZ_RUNS", "1000", 1);
+	setenv("SCHEDFUZZ_RACES", "report", 0); /* unless the environment says otherwise */
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *a = argv[i];
@@ -190,6 +194,8 @@ static int cmd_run(int argc, char **argv)
 				return SETUP;
 			}
 			setenv("SCHEDFUZZ_EXIT_OK", codes, 1);
+		} else if (program_races_option(argc, argv, &i)) {
+			/* SCHEDFUZZ_RACES: set */
 		} else if (!strcmp(a, "--no-spurious")) {
 			setenv("SCHEDFUZZ_SPURIOUS", "0", 1);
 		} else if (!strcmp(a, "--data")) {

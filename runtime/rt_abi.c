@@ -20,6 +20,7 @@
 
 #include "rt_internal.h"
 #include "rt_own.h"
+#include "rt_race.h"
 
 /* The hooks are not the runtime's section (rt_section.h): a thread that
  * spins in a loop whose accesses the hooks wave through (its own stack)
@@ -214,6 +215,7 @@ static inline void atomic_after(struct rt_thread *t, const volatile void *p, boo
 		do                                                                           \
 			nv = (T)(OP);                                                        \
 		while (!__atomic_compare_exchange_n(a, &old, nv, false, SC, SC));            \
+		rt_race_atomic(t, (uintptr_t)a, true, true, mo);                             \
 		atomic_after(t, a, nv != old);                                               \
 		return old;                                                                  \
 	}
@@ -225,18 +227,21 @@ static inline void atomic_after(struct rt_thread *t, const volatile void *p, boo
 		if (t)                                                                       \
 			rt_atomic_load_point(t, (uintptr_t)a, N / 8, RT_CALLER());           \
 		ASAN_CHECK(a, N / 8, false, RT_CALLER());                                    \
+		rt_race_atomic(t, (uintptr_t)a, true, false, mo);                            \
 		return __atomic_load_n(a, SC);                                               \
 	}                                                                                    \
 	HOOK void __tsan_atomic##N##_store(volatile T *a, T v, int mo)                       \
 	{                                                                                    \
 		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_STORE, RT_CALLER());  \
 		__atomic_store_n(a, v, SC);                                                  \
+		rt_race_atomic(t, (uintptr_t)a, false, true, mo);                            \
 		atomic_after(t, a, true);                                                    \
 	}                                                                                    \
 	HOOK T __tsan_atomic##N##_exchange(volatile T *a, T v, int mo)                       \
 	{                                                                                    \
 		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_RMW, RT_CALLER());    \
 		T old = __atomic_exchange_n(a, v, SC);                                       \
+		rt_race_atomic(t, (uintptr_t)a, true, true, mo);                             \
 		atomic_after(t, a, old != v);                                                \
 		return old;                                                                  \
 	}                                                                                    \
@@ -251,6 +256,7 @@ static inline void atomic_after(struct rt_thread *t, const volatile void *p, boo
 	{                                                                                    \
 		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_CAS, RT_CALLER());    \
 		bool ok = __atomic_compare_exchange_n(a, c, v, false, SC, SC);               \
+		rt_race_atomic(t, (uintptr_t)a, true, ok, ok ? mo : fmo);                    \
 		atomic_after(t, a, ok && *c != v);                                           \
 		return ok;                                                                   \
 	}                                                                                    \
@@ -267,6 +273,7 @@ static inline void atomic_after(struct rt_thread *t, const volatile void *p, boo
 		struct rt_thread *t = atomic_point(a, N / 8, EV_ATOMIC_CAS, RT_CALLER());    \
 		T expected = c;                                                              \
 		bool ok = __atomic_compare_exchange_n(a, &expected, v, false, SC, SC);       \
+		rt_race_atomic(t, (uintptr_t)a, true, ok, ok ? mo : fmo);                    \
 		atomic_after(t, a, ok && c != v);                                            \
 		return expected;                                                             \
 	}
@@ -282,6 +289,7 @@ HOOK void __tsan_atomic_thread_fence(int mo)
 	struct rt_thread *t = rt_self;
 	if (t)
 		rt_point(t, EV_FENCE, 0, NULL, 0, RT_CALLER());
+	rt_race_fence(t, mo);
 	__atomic_thread_fence(SC);
 }
 

@@ -77,6 +77,7 @@
 #include "rt_input_hint.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_race.h"
 #include "rt_libc.h"
 
 /* Found by `schedfuzz` in a binary to tell that it was built with us. */
@@ -235,6 +236,9 @@ RT_EXPORT int __wrap_LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rt_thread *self = rt_self;
 	self->wait = W_OTHERS;
 	rt_block(self, EV_THREAD_JOIN, NULL);
+	for (int i = 1; i < rt.nthreads; i++) /* what they did precedes the next input */
+		if (rt.threads[i].state == T_FINISHED)
+			rt_race_joined(self, &rt.threads[i]);
 	rt_exec_end();
 	rt_heap_input_ended();
 	rt_input_hint_passed();
@@ -661,6 +665,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	bool verbose = rt_env_u64("SCHEDFUZZ_VERBOSE", 0) != 0;
 	bool keep_going = rt_env_u64("SCHEDFUZZ_KEEP_GOING", 0) != 0;
 	bool print_schedule = rt_env_u64("SCHEDFUZZ_PRINT_SCHEDULE", 0) != 0;
+	enum rt_race_mode races = rt_race_mode_from_env();
 
 	struct rt_result *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
 					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -718,6 +723,13 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 		if (shared->threads > max_threads)
 			max_threads = shared->threads;
 		rt_async_count(&async, shared);
+		if (races == RT_RACES_REPORT && shared->races) {
+			struct rt_result raced = *shared;
+			if (!rt_race_keep(&raced, i + 1, in, in_size, out, argc, argv, envp, shared,
+					  timeout))
+				return RT_EXIT_SETUP;
+			*shared = raced; /* what the schedule showed, for what follows */
+		}
 		enum rt_judgement j = rt_findings_judge(&c, shared);
 		if (j == RT_PASS)
 			continue;
@@ -750,6 +762,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			return 1;
 	}
 	rt_async_say(&async, runs);
+	rt_race_summary(runs);
 	if (keep_going) {
 		/* What a paper's bound needs: n, and k (events or lock acquisitions). */
 		fprintf(stderr, "failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
@@ -760,9 +773,12 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			rt_guide_summary(guide);
 		rt_findings_summary(runs, seed0, failures, keep_going, true);
 		fflush(stdout);
-		return failures || independent ? 1 : 0;
+		return failures || independent || rt_race_kept() ? 1 : 0;
 	}
-	return rt_findings_summary(runs, seed0, failures, keep_going, true) ? 1 : 0;
+	return rt_findings_summary(runs, seed0, failures, keep_going, !rt_race_kept()) ||
+			       rt_race_kept()
+		       ? 1
+		       : 0;
 }
 
 /* What every execution would otherwise do afresh in its forked child,

@@ -31,6 +31,7 @@
 #include <sys/syscall.h>
 
 #include "rt_io.h"
+#include "rt_race.h"
 
 struct futex_wait {
 	struct rt_ext base;
@@ -81,11 +82,14 @@ static long futex_wait(struct rt_thread *self, uintptr_t addr, uint32_t val, boo
 	self->trying = true; /* a wait that does not wait is a retry */
 	rt_point(self, EV_FUTEX_WAIT, addr, NULL, 4, site);
 	self->trying = false;
+	/* Futex words are not told apart (a requeue moves waiters): one clock. */
+	rt_race_acquire(self, RT_RACE_KEY_FUTEX);
 	if (load_word(addr) != val)
 		return fail(EAGAIN);
 	struct futex_wait w = { .base = { .ops = &futex_ops, .addr = addr },
 				.addr = addr, .val = val, .bitset = bitset, .seq = next_seq++ };
 	int r = rt_ext_block(self, &w.base, timed, EV_COUNT, addr, site);
+	rt_race_acquire(self, RT_RACE_KEY_FUTEX);
 	return r ? fail(r) : 0;
 }
 
@@ -109,6 +113,7 @@ static long futex_wake(struct rt_thread *self, uintptr_t addr, long n, uint32_t 
 		       uintptr_t addr2, long n2, const void *site)
 {
 	rt_point(self, EV_FUTEX_WAKE, addr, NULL, 4, site);
+	rt_race_release(self, RT_RACE_KEY_FUTEX);
 	long woken = 0;
 	struct futex_wait *w;
 	while (woken < n && (w = oldest(addr, bitset)) != NULL) {

@@ -61,6 +61,16 @@ bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start)
 	return true;
 }
 
+bool rt_heap_block_of(uintptr_t addr, uintptr_t *lo, uintptr_t *hi, uint32_t *site)
+{
+	uint32_t i = upper(addr);
+	if (i == 0 || addr >= heap.b[i - 1].hi)
+		return false;
+	*lo = heap.b[i - 1].lo;
+	*hi = heap.b[i - 1].hi;
+	*site = heap.b[i - 1].site;
+	return true;
+}
 
 struct rt_var_id rt_var_of(uintptr_t addr, uint32_t first_site)
 {

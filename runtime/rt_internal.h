@@ -304,6 +304,7 @@ enum rt_fail_kind {
 	F_SANITIZER, /* ASan's or UBSan's report */
 	F_STACK_OVERFLOW, /* a controlled thread ran past the end of its stack */
 	F_LEAK, /* LeakSanitizer's report at exit */
+	F_RACE, /* a data race, with SCHEDFUZZ_RACES=fail (rt_race.h) */
 	F_COUNT
 };
 extern const char *const rt_fail_names[F_COUNT];
@@ -329,6 +330,10 @@ struct rt_result {
 	 * exit): what tells two failures of one kind apart (rt_findings.c). */
 	char detail[256];
 	int32_t exit_code;        /* the status the program exited with (0: none yet) */
+	/* Data races reported (rt_race.h): how many pairs of sites, and the
+	 * first pair's key. */
+	uint32_t races;
+	uint64_t race_key;
 };
 
 struct rt_config {
@@ -889,6 +894,8 @@ RT_HIDDEN void rt_heap_track(bool on);
 /* The allocation site (an offset in the executable, or 0 outside it) and
  * the start of the tracked live block holding addr; false if none. */
 RT_HIDDEN bool rt_heap_block(uintptr_t addr, uint32_t *site, uintptr_t *start);
+/* The same with the block's end. */
+RT_HIDDEN bool rt_heap_block_of(uintptr_t addr, uintptr_t *lo, uintptr_t *hi, uint32_t *site);
 /* Whether this allocation or free is to be recorded: tracking is on and a
  * controlled thread of a running execution made it. */
 RT_HIDDEN bool rt_heap_tracking(void);

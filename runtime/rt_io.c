@@ -27,6 +27,7 @@
 
 #include "rt_io.h"
 #include "rt_lifecycle.h"
+#include "rt_race.h"
 
 struct rt_io_real rt_io_real;
 
@@ -126,6 +127,9 @@ bool rt_fd_wait(struct rt_thread *self, int fd, short events, const char *call, 
 {
 	int saved_errno = errno;
 	bool go = fd_wait(self, fd, events, call, site);
+	/* What one thread writes to a descriptor another may read: which
+	 * one is not told apart, so every call orders with every other. */
+	rt_race_sync(self, RT_RACE_KEY_IO);
 	if (go)
 		errno = saved_errno;
 	return go;
@@ -170,6 +174,7 @@ static bool fd_wait(struct rt_thread *self, int fd, short events, const char *ca
 static ssize_t done(struct rt_thread *self, ssize_t r)
 {
 	int e = errno;
+	rt_race_acquire(self, RT_RACE_KEY_IO);
 	if (r >= 0)
 		rt_progress(self);
 	rt_ext_changed();

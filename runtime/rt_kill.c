@@ -32,6 +32,7 @@
 
 #include "rt_internal.h"
 #include "rt_lifecycle.h"
+#include "rt_race.h"
 
 #define NEXT(type, name) ((type)dlsym(RTLD_NEXT, name))
 #define SIG_MAX 64
@@ -283,6 +284,7 @@ void rt_signal_deliver(struct rt_thread *self)
 		else
 			rt_proc_sig_pending &= ~bit(sig);
 		rt_point(self, EV_SIGNAL, 0, NULL, 0, self->site);
+		rt_race_acquire(self, RT_RACE_KEY_SIGNAL); /* what the sender did before */
 		/* The handler runs before this returns, with sigqueue's value
 		 * if it came from there. */
 		if (queued & bit(sig)) {
@@ -305,6 +307,7 @@ RT_INTERPOSE int pthread_kill(pthread_t th, int sig)
 	if (sig < 1 || sig > SIG_MAX)
 		return EINVAL;
 	rt_point(self, EV_KILL, 0, NULL, 0, RT_CALLER());
+	rt_race_release(self, RT_RACE_KEY_SIGNAL);
 	if (t->state != T_LIVE)
 		return 0; /* glibc: a thread that has ended is no error */
 	enum disposition d = disposition_of(sig);
@@ -343,6 +346,7 @@ static bool send_to_process(struct rt_thread *self, int sig, const union sigval 
 	if (rt_signal_would_end(sig))
 		return false;
 	rt_point(self, EV_KILL, 0, NULL, 0, site);
+	rt_race_release(self, RT_RACE_KEY_SIGNAL);
 	bool waited = false; /* as things stand after the point */
 	for (int i = 0; i < rt.nthreads; i++)
 		waited |= waits_for(&rt.threads[i], sig);
@@ -388,6 +392,7 @@ static int wait_signal(struct rt_thread *self, uint64_t want, bool timed, const 
 	self->sig_waitset = want;
 	self->timed = timed;
 	int r = rt_block(self, EV_SIGWAIT, site);
+	rt_race_acquire(self, RT_RACE_KEY_SIGNAL);
 	self->sig_waitset = 0;
 	rt_cancel_point(self);
 	if (r == ETIMEDOUT)

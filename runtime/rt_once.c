@@ -12,6 +12,7 @@
 
 #include "rt_internal.h"
 #include "rt_observer.h"
+#include "rt_race.h"
 
 #define ONCE_DONE 2
 
@@ -21,8 +22,10 @@ static bool claim(struct rt_thread *self, struct rt_obj *o, bool (*done)(void *)
 {
 	rt_point(self, EV_ONCE, o->addr, o, 0, site);
 	for (;;) {
-		if (done(p))
+		if (done(p)) {
+			rt_race_acquire(self, o->addr); /* the initialiser's work precedes */
 			return false;
+		}
 		if (!o->once.runner) {
 			rt_observe_sync(self, o, RT_SYNC_ONCE);
 			o->once.runner = self;
@@ -38,6 +41,7 @@ static bool claim(struct rt_thread *self, struct rt_obj *o, bool (*done)(void *)
 static void unclaim(struct rt_obj *o)
 {
 	rt_observe_sync(rt_self, o, RT_SYNC_ONCE);
+	rt_race_release(rt_self, o->addr);
 	o->once.runner = NULL;
 	rt_changed();
 }

@@ -14,6 +14,7 @@
 
 #include "rt_libc.h"
 #include "rt_own.h"
+#include "rt_race.h"
 
 /* Until the shadow is reserved, and where that fails, the map is one
  * cell, and every granule's is that one; the second is the cell past it
@@ -209,6 +210,7 @@ void rt_own_share_slow(uintptr_t a, size_t size)
 
 void rt_own_forget(uintptr_t a, size_t size)
 {
+	rt_race_forget(a, size);
 	if (rt_own.limit == 0 || size == 0)
 		return;
 	uintptr_t g0, g1;

@@ -18,6 +18,7 @@
 
 #include "rt_io.h"
 #include "rt_lifecycle.h"
+#include "rt_race.h"
 
 struct poll_wait {
 	struct rt_ext base;
@@ -79,6 +80,7 @@ static int wait_set(struct rt_thread *self, struct pollfd *p, nfds_t n, bool epo
 			       .call = call,
 			       .epoll = epoll };
 	int r = rt_ext_block(self, &w.base, timed, EV_FD_IO, 0, site);
+	rt_race_sync(self, RT_RACE_KEY_IO);
 	rt_cancel_point(self); /* a cancel ended the wait: it acts before the call returns */
 	if (r == EINTR) {
 		errno = EINTR;

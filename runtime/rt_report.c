@@ -40,6 +40,7 @@ const char *const rt_fail_names[F_COUNT] = {
 	[F_SANITIZER] = "sanitizer report",
 	[F_STACK_OVERFLOW] = "stack overflow",
 	[F_LEAK] = "memory leak",
+	[F_RACE] = "data race",
 };
 _Static_assert(sizeof rt_fail_names / sizeof rt_fail_names[0] == F_COUNT, "name every failure");
 

@@ -46,6 +46,7 @@
 #include "rt_observer.h"
 #include "rt_warn.h"
 #include "rt_own.h"
+#include "rt_race.h"
 #include "rt_lifecycle.h"
 
 struct rt_state rt;
@@ -802,20 +803,22 @@ void rt_access(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write
 		rt_own_shared_access(self);
 		log_event(self, ev, addr, NULL, size, site);
 		after_shared(self, ev, addr);
+		rt_race_access(self, addr, size, write, site);
 		return;
 	}
 	enum rt_own_verdict v = rt_own_point(self, addr, size, write, site);
 	if (v == RT_OWN_PASS) {
 		self->own_wrote |= write;
-		return;
-	}
-	if (v == RT_OWN_POINT_TICK) {
+	} else if (v == RT_OWN_POINT_TICK) {
 		tick_point(self, addr, size, write, site);
-		return;
+	} else {
+		access_point(self, addr, size, write, site);
+		if (write && v == RT_OWN_POINT_SHARED)
+			rt_own_published(self);
 	}
-	access_point(self, addr, size, write, site);
-	if (write && v == RT_OWN_POINT_SHARED)
-		rt_own_published(self);
+	/* After its point: the access happens now, when the threads that ran
+	 * meanwhile have made theirs. */
+	rt_race_access(self, addr, size, write, site);
 }
 
 static RT_NOINLINE void shared_point_slow(struct rt_thread *self, uintptr_t addr, uint32_t size,
@@ -824,6 +827,8 @@ static RT_NOINLINE void shared_point_slow(struct rt_thread *self, uintptr_t addr
 	rt_own_share(addr, size);
 	point(self, ev, addr, NULL, size, site);
 	after_shared(self, ev, addr);
+	if (ev == EV_READ || ev == EV_WRITE) /* a volatile access is a plain one to C11 */
+		rt_race_access(self, addr, size, ev == EV_WRITE, site);
 }
 
 /* Its common case, memory shared already and nothing to do at the point
@@ -839,6 +844,8 @@ static inline __attribute__((always_inline)) void shared_point(struct rt_thread 
 	}
 	log_event(self, ev, addr, NULL, size, site);
 	after_shared(self, ev, addr);
+	if (ev == EV_READ || ev == EV_WRITE)
+		rt_race_access(self, addr, size, ev == EV_WRITE, site);
 }
 
 /* The TSan ABI's volatile access hooks (rt_abi.c has the others). A
@@ -885,11 +892,15 @@ void rt_atomic_load_point(struct rt_thread *self, uintptr_t addr, uint32_t size,
 
 void rt_thread_started(struct rt_thread *self)
 {
+	/* Its stack (and the TLS glibc keeps at its top) may be an ended
+	 * thread's: what was recorded there is not this thread's. */
+	rt_race_forget(self->stack_lo, self->stack_size);
 	record(self, EV_THREAD_START, 0, NULL, 0, self->site);
 }
 
 void rt_thread_finish(struct rt_thread *self)
 {
+	rt_race_finished(self);
 	record(self, EV_THREAD_EXIT, 0, NULL, 0, self->site);
 	rt_roles_ended(self);
 	self->state = T_FINISHED;
@@ -927,9 +938,14 @@ struct rt_held *rt_held_find(struct rt_thread *t, struct rt_obj *o)
 	return NULL;
 }
 
+/* A read-write lock's readers release to a clock of their own (addr + 1),
+ * which its writers acquire too: readers are not ordered with each other. */
 void rt_held_add(struct rt_thread *t, struct rt_obj *o, bool write)
 {
 	rt_observe_sync(t, o, o->type == O_RWLOCK && !write ? RT_SYNC_ACQ_SHARED : RT_SYNC_ACQ);
+	rt_race_acquire(t, o->addr);
+	if (o->type == O_RWLOCK && write)
+		rt_race_acquire(t, o->addr + 1);
 	struct rt_held *h = rt_held_find(t, o);
 	if (h) {
 		h->count++;
@@ -944,6 +960,7 @@ int rt_held_drop(struct rt_thread *t, struct rt_obj *o)
 {
 	rt_observe_sync(t, o, RT_SYNC_REL);
 	struct rt_held *h = rt_held_find(t, o);
+	rt_race_release(t, o->addr + (o->type == O_RWLOCK && h && !h->write));
 	if (!h)
 		return 0;
 	if (--h->count > 0)
@@ -1154,6 +1171,7 @@ void rt_exec_begin(const uint8_t *genome, size_t genome_size, bool harness)
 	 * shared (rt_vars.c), once they are known. */
 	rt_vars_begin();
 	rt_own_begin(rt.cfg.memory_points && !rt.cfg.memory_all && !complete_log);
+	rt_race_begin();
 	rt_lifecycle_reset();
 	rt_warn_exec_begin();
 	rt_observers_begin();

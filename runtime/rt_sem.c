@@ -9,6 +9,7 @@
 
 #include "rt_internal.h"
 #include "rt_own.h"
+#include "rt_race.h"
 #include "rt_lifecycle.h"
 
 static struct rt_obj *sem_obj(sem_t *s)
@@ -51,6 +52,7 @@ static int sem_take(struct rt_thread *self, sem_t *s, enum rt_how how, const str
 			return fail_errno(ETIMEDOUT);
 	}
 	o->sem.value--;
+	rt_race_acquire(self, o->addr); /* every post before this take */
 	rt_changed();
 	return 0;
 }
@@ -106,6 +108,7 @@ RT_INTERPOSE int sem_post(sem_t *s)
 		return REAL(sem_post)(s);
 	struct rt_obj *o = sem_obj(s);
 	rt_point(self, EV_SEM_POST, o->addr, o, 0, RT_CALLER());
+	rt_race_release(self, o->addr);
 	if (o->sem.value >= SEM_VALUE_MAX)
 		return fail_errno(EOVERFLOW);
 	o->sem.value++;
@@ -166,7 +169,10 @@ RT_INTERPOSE int pthread_barrier_wait(pthread_barrier_t *b)
 		return REAL(pthread_barrier_wait)(b);
 	struct rt_obj *o = barrier_obj(b);
 	rt_point(self, EV_BARRIER_WAIT, o->addr, o, 0, RT_CALLER());
+	/* Every arrival of a round precedes every departure. */
+	rt_race_release(self, o->addr);
 	if (++o->barrier.arrived >= o->barrier.count) {
+		rt_race_acquire(self, o->addr);
 		/* The last to arrive opens the round and is the serial thread. */
 		o->barrier.arrived = 0;
 		o->barrier.round++;
@@ -178,5 +184,6 @@ RT_INTERPOSE int pthread_barrier_wait(pthread_barrier_t *b)
 	self->wobj = o;
 	self->wait_round = o->barrier.round;
 	rt_block(self, EV_COUNT, RT_CALLER());
+	rt_race_acquire(self, o->addr);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rt_internal.h"
+#include "rt_race.h"
 #include "rt_observer.h"
 #include "rt_own.h"
 #include "rt_lifecycle.h"
@@ -282,6 +283,7 @@ static int create_end(struct rt_thread *t, pthread_t *th, int r)
 	rt.ncreated++;
 	if (t->slot == rt.nthreads)
 		rt.nthreads++;
+	rt_race_created(rt_self, t);
 	rt_observe_thread_created(t);
 	*th = t->real;
 	rt_changed();
@@ -391,6 +393,7 @@ int rt_thread_join(struct rt_thread *self, pthread_t th, void **ret, enum rt_how
 	if (t->joined || t->detached) /* meanwhile, by a tryjoin or a detach */
 		return join_refused(self, t, NULL, how, site);
 	t->joined = true;
+	rt_race_joined(self, t);
 	if (t->pool)
 		t->reaped = true; /* its return value is in t->retval already */
 	if (!t->reaped) {

@@ -1,0 +1,87 @@
+/* rt_race_keep.c - the explorer's side of data races in report mode
+ * (SCHEDFUZZ_RACES=report): each new pair of sites a schedule raced on is
+ * saved as an input (race-HASH), replayed once with its report shown, and
+ * the search goes on. A pair is named by its key, the same in every
+ * process (rt_race_report.c). */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_race.h"
+
+#define KEPT 4096
+
+static uint64_t kept[KEPT];
+static uint32_t nkept;
+static uint64_t schedules_racing;
+
+enum rt_race_mode rt_race_mode_from_env(void)
+{
+	const char *m = rt_env_str("SCHEDFUZZ_RACES");
+	if (!m || !*m || strcmp(m, "off") == 0)
+		return RT_RACES_OFF;
+	return strcmp(m, "fail") == 0 ? RT_RACES_FAIL : RT_RACES_REPORT;
+}
+
+static bool seen(uint64_t key)
+{
+	for (uint32_t i = 0; i < nkept; i++)
+		if (kept[i] == key)
+			return true;
+	if (nkept < KEPT)
+		kept[nkept++] = key;
+	return false;
+}
+
+bool rt_race_keep(const struct rt_result *r, uint64_t index, const uint8_t *input, size_t size,
+		  const char *out, int argc, char **argv, char **envp, struct rt_result *shared,
+		  unsigned timeout)
+{
+	if (!r->races)
+		return true;
+	schedules_racing++;
+	uint64_t key = r->race_key;
+	if (seen(key))
+		return true;
+	char path[4096];
+	fprintf(stderr, "schedfuzz: schedule %" PRIu64 " raced: data race %016" PRIx64 "\n", index,
+		key);
+	if (rt_save_input(out, "race", input, size, path, sizeof path) != 0)
+		return false;
+	fprintf(stderr, "schedfuzz: input saved to %s\nschedfuzz: replaying it:\n", path);
+	setenv("SCHEDFUZZ_INPUT", path, 1);
+	rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
+	fflush(NULL);
+	int saved = rt_kept_output >= 0 ? dup(1) : -1;
+	if (saved >= 0)
+		dup2(2, 1);
+	rt_run_child(input, size, argc, argv, envp, shared, -1, timeout);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	unsetenv("SCHEDFUZZ_INPUT");
+	rt.cfg.input_path = NULL;
+	if (shared->races && shared->race_key == key)
+		fprintf(stderr, "schedfuzz: replay reproduced the race (key %016" PRIx64 ")\n", key);
+	else
+		fprintf(stderr, "schedfuzz: WARNING: the replay did not race the same way: the "
+				"program depends on something outside the schedule\n");
+	return true;
+}
+
+uint32_t rt_race_kept(void)
+{
+	return nkept;
+}
+
+void rt_race_summary(uint64_t runs)
+{
+	if (nkept)
+		fprintf(stderr, "schedfuzz: %" PRIu32 " data race%s (pairs of sites) in %" PRIu64
+				" of %" PRIu64 " schedules\n",
+			nkept, nkept == 1 ? "" : "s", schedules_racing, runs);
+}
