@@ -178,8 +178,9 @@ def print_where():
     frame = gdb.selected_frame()
     sal = frame.find_sal()
     if sal.symtab is not None and sal.line:
-        print("gdb: thread %d, frame %d, %s:%d" % (gdb.selected_thread().num, frame.level(),
-                                                  os.path.basename(sal.symtab.filename), sal.line))
+        print("gdb: thread %d, frame #%d: %s at %s:%d" % (
+            gdb.selected_thread().num, frame.level(), frame.name() or "??",
+            os.path.basename(sal.symtab.filename), sal.line))
 
 
 def parse_count(arg, default):
