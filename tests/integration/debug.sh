@@ -7,8 +7,9 @@
 # lines (but the failing thread's, which has not yet done its last
 # step: running at that step's site). With --step 3: $sf_step 3 and the
 # report's line of step 3. `sf goto` forward and back and `sf step` land on
-# the same states as a fresh start at those steps. Steps past the end, and
-# an input that does not fail without --step, are refused.
+# the same states as a fresh start at those steps. Steps past the end, an
+# input that does not fail without --step, a missing gdb and a program
+# without the runtime are refused in one line, with exit status 2.
 . "$(dirname "$0")/lib.sh"
 prog=$1
 command -v gdb >/dev/null || fail "gdb is not installed (scripts/setup.sh installs it)"
@@ -104,3 +105,9 @@ if [ -f "$WORK/pass" ]; then
 	grep -qx '\$ = 2' <(block "$WORK/pass.at" 1) || fail "--step 2 of a passing input"
 fi
 echo "refused: step 0, step $((last + 1)), a passing input without --step"
+SCHEDFUZZ_GDB=/nonexistent/gdb "$SCHEDFUZZ" debug "$crash" -batch -- "$prog" >/dev/null 2>"$WORK/err3"
+[ $? -eq 2 ] && [ "$(wc -l <"$WORK/err3")" -eq 1 ] && grep -q "gdb not found" "$WORK/err3" ||
+	{ cat "$WORK/err3"; fail "a missing gdb was not one line and exit 2"; }
+"$SCHEDFUZZ" debug "$crash" -batch -- /bin/true >/dev/null 2>"$WORK/err4"
+[ $? -eq 2 ] && grep -q "not built with schedfuzz-cc" "$WORK/err4" || { cat "$WORK/err4"; fail "a program without the runtime was not refused"; }
+echo "refused: a missing gdb, a program without the runtime"
