@@ -249,7 +249,8 @@ number of steps of the execution."""
 
 
 class SfStart(gdb.Command):
-    """Run the program to the step schedfuzz debug was given (SCHEDFUZZ_DEBUG_STEP)."""
+    """Run the program to the step schedfuzz debug was given.
+That is SCHEDFUZZ_DEBUG_STEP; `schedfuzz debug` runs this first."""
 
     def __init__(self):
         super().__init__("sf start", gdb.COMMAND_RUNNING)
@@ -262,7 +263,8 @@ class SfStart(gdb.Command):
 
 
 class SfWhere(gdb.Command):
-    """The current step: its line of the interleaving (thread, operation, site), as the report prints it."""
+    """The current step's line of the interleaving, as the report prints it.
+The thread, the operation and its site; then gdb's thread and frame."""
 
     def __init__(self):
         super().__init__("sf where", gdb.COMMAND_STATUS)
@@ -274,8 +276,9 @@ class SfWhere(gdb.Command):
 
 
 class SfThreads(gdb.Command):
-    """Every thread of the execution at the current step, as the report lists them:
-running, runnable, blocked on what, holding what; and gdb's number for each."""
+    """Every thread at the current step, as the report lists them.
+Running, runnable, or blocked on what, and what it holds; then gdb's
+number for each thread."""
 
     def __init__(self):
         super().__init__("sf threads", gdb.COMMAND_STATUS)
@@ -302,7 +305,8 @@ running, runnable, blocked on what, holding what; and gdb's number for each."""
 
 
 class SfThread(gdb.Command):
-    """sf thread T: select thread T of the execution (T1, or 1) in gdb, at its program frame."""
+    """Select thread T of the execution in gdb: sf thread T1 (or 1).
+gdb's frame is then the program's, where that thread stands."""
 
     def __init__(self):
         super().__init__("sf thread", gdb.COMMAND_STACK)
@@ -324,7 +328,7 @@ class SfThread(gdb.Command):
 
 
 class SfStep(gdb.Command):
-    """sf step [K]: run to the start of the step K steps on (default 1)."""
+    """Run to the start of the step K steps on: sf step [K] (default 1)."""
 
     def __init__(self):
         super().__init__("sf step", gdb.COMMAND_RUNNING)
@@ -341,8 +345,9 @@ class SfStep(gdb.Command):
 
 
 class SfGoto(gdb.Command):
-    """sf goto N: to the start of step N, forward by running on, back by running the program
-again from its start (its replay is the same execution)."""
+    """Go to the start of step N: sf goto N.
+Forward by running on; back by running the program again from its start
+(its replay is the same execution)."""
 
     def __init__(self):
         super().__init__("sf goto", gdb.COMMAND_RUNNING)
