@@ -3,9 +3,10 @@
  * scheduling step N, before that step's operation; without --step, at
  * the last step of a failing execution.
  *
- * The input is replayed once first, quietly, with its trace: that says
- * how many steps it has and whether it fails, so that a step past the end
- * or an input that does not fail is refused before gdb starts. gdb then
+ * The input is replayed once first, quietly: its report (or, when it
+ * passes, its trace) says how many steps it has and whether it fails, so
+ * that a step past the end or an input that does not fail is refused
+ * before gdb starts. gdb then
  * runs the program in the environment `schedfuzz replay` gives it, plus
  * SCHEDFUZZ_DEBUG_STEP (runtime/rt_debug.c), with our extension loaded
  * (schedfuzz_gdb.py, in lib/schedfuzz beside the runtime) and its
@@ -124,30 +125,84 @@ static bool parse(int argc, char **argv, struct debug_opts *o)
 }
 
 /* How the input's replay went: its steps, and whether and how it failed. */
-static bool first_replay(const char *path, char **prog_argv, const char *input, unsigned timeout,
-			 struct trace *t)
+struct outcome {
+	uint64_t steps;
+	bool failed;
+	char kind[64];
+};
+
+/* A failure's report: its kind and the steps its schedule line counts.
+ * These count the steps a failure comes after even when it comes once
+ * main() has returned, in an exit handler, where the trace has ended. */
+static bool read_report(const char *output, struct outcome *o)
 {
-	char *trace_path = replay_temp_path("trace");
-	if (!trace_path)
+	FILE *f = fopen(output, "r");
+	if (!f)
 		return false;
-	/* Its report goes nowhere: not worth a symbolizer's start, which
-	 * costs this replay five times what the execution does. */
+	char line[4096];
+	bool error = false, counted = false;
+	while (fgets(line, sizeof line, f)) {
+		const char *p;
+		unsigned long long n;
+		if (!strncmp(line, "==schedfuzz== ERROR: ", 21)) {
+			p = line + 21;
+			size_t len = strcspn(p, ":\n");
+			snprintf(o->kind, sizeof o->kind, "%.*s", (int)len, p);
+			error = true;
+		} else if (!strncmp(line, "==schedfuzz== schedule: ", 24) && (p = strrchr(line, '(')) &&
+			   sscanf(p, "(%llu steps,", &n) == 1) {
+			o->steps = n;
+			counted = true;
+		}
+	}
+	fclose(f);
+	o->failed = error && counted;
+	return o->failed;
+}
+
+static bool first_replay(const char *path, char **prog_argv, const char *input, unsigned timeout,
+			 struct outcome *o)
+{
+	*o = (struct outcome){ 0 };
+	char *trace_path = replay_temp_path("trace");
+	char *output = trace_path ? replay_temp_path("output") : NULL;
+	if (!output) {
+		free(trace_path);
+		return false;
+	}
+	setenv("SCHEDFUZZ_INPUT", input, 1);
+	setenv("SCHEDFUZZ_TRACE", trace_path, 1);
+	unsetenv("SCHEDFUZZ_RECORD");
+	unsetenv("SCHEDFUZZ_RUNS");
+	/* Its report is read for two numbers: not worth a symbolizer's
+	 * start, which costs this replay five times what the execution does. */
 	const char *user = getenv("SCHEDFUZZ_SYMBOLIZER");
 	char *kept = user ? strdup(user) : NULL;
 	setenv("SCHEDFUZZ_SYMBOLIZER", "none", 1);
-	int status = replay_traced(path, prog_argv, input, trace_path, NULL, true, timeout);
+	int status = program_run_to(path, prog_argv, output, timeout);
 	if (kept)
 		setenv("SCHEDFUZZ_SYMBOLIZER", kept, 1);
 	else
 		unsetenv("SCHEDFUZZ_SYMBOLIZER");
 	free(kept);
+	unsetenv("SCHEDFUZZ_TRACE");
+
+	struct trace t;
 	char err[512] = "";
-	bool ok = status >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR) &&
-		  trace_load(trace_path, t, err, sizeof err);
+	bool ok = status >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR);
+	if (ok && !read_report(output, o)) {
+		ok = trace_load(trace_path, &t, err, sizeof err);
+		if (ok) {
+			o->steps = t.steps;
+			trace_free(&t);
+		}
+	}
 	if (!ok)
 		fprintf(stderr, "schedfuzz: the replay of %s on %s did not run to an end%s%s\n", input,
 			path, err[0] ? ": " : "", err);
+	unlink(output);
 	unlink(trace_path);
+	free(output);
 	free(trace_path);
 	return ok;
 }
@@ -183,17 +238,12 @@ static int run_gdb(char **argv)
 static int debug_with(const struct debug_opts *o, const char *path, const char *gdb,
 		      const char *extension, const char *input)
 {
-	struct trace t;
-	if (!first_replay(path, o->prog_argv, input, o->timeout, &t))
+	struct outcome done;
+	if (!first_replay(path, o->prog_argv, input, o->timeout, &done))
 		return SETUP;
-	uint64_t last = t.steps;
-	bool failed = t.failed;
-	char kind[sizeof t.fail_kind];
-	snprintf(kind, sizeof kind, "%s", t.fail_kind);
-	for (char *c = kind; *c; c++)
-		if (*c == '_')
-			*c = ' ';
-	trace_free(&t);
+	uint64_t last = done.steps;
+	bool failed = done.failed;
+	const char *kind = done.kind;
 	if (!last) {
 		fprintf(stderr, "schedfuzz: the replay of %s on %s has no scheduling step\n", o->input,
 			path);

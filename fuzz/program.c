@@ -140,6 +140,11 @@ void program_sanitizer_defaults(void)
 
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout)
 {
+	return program_run_to(path, prog_argv, quiet ? "/dev/null" : NULL, timeout);
+}
+
+int program_run_to(const char *path, char **prog_argv, const char *output, unsigned timeout)
+{
 	fflush(NULL);
 	pid_t self = getpid();
 	pid_t pid = fork();
@@ -153,11 +158,11 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 		 * SIGTERM and keeps its state). */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != self)
 			_exit(127);
-		if (quiet) {
-			int null = open("/dev/null", O_WRONLY);
-			if (null >= 0) {
-				dup2(null, 1);
-				dup2(null, 2);
+		if (output) {
+			int out = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (out >= 0) {
+				dup2(out, 1);
+				dup2(out, 2);
 			}
 		}
 		if (timeout) {

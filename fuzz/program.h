@@ -54,5 +54,8 @@ void program_sanitizer_defaults(void);
 /* Run the program with the current environment; its status word, or -1.
  * quiet: its output goes to /dev/null; timeout: seconds, 0 for none. */
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout);
+/* The same, its stdout and stderr written to the file output (NULL:
+ * ours). */
+int program_run_to(const char *path, char **prog_argv, const char *output, unsigned timeout);
 
 #endif
