@@ -103,22 +103,26 @@ char *program_resolve(const char *prog)
 	return NULL;
 }
 
-bool program_built_with_schedfuzz(const char *path)
+bool program_has_string(const char *path, const char *text)
 {
-	static const char marker[] = "schedfuzz-runtime-v1";
 	int fd = open(path, O_RDONLY);
 	struct stat st;
 	bool found = false;
 	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
 		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
-			found = memmem(map, (size_t)st.st_size, marker, sizeof marker - 1) != NULL;
+			found = memmem(map, (size_t)st.st_size, text, strlen(text)) != NULL;
 			munmap(map, (size_t)st.st_size);
 		}
 	}
 	if (fd >= 0)
 		close(fd);
 	return found;
+}
+
+bool program_built_with_schedfuzz(const char *path)
+{
+	return program_has_string(path, "schedfuzz-runtime-v1");
 }
 
 char *program_check(char *const *prog_argv)
@@ -142,7 +146,7 @@ char *program_check(char *const *prog_argv)
  * ("shift-exponent", not "undefined-behavior"), which is what a report's
  * title and the explorer's summary say. Ours go first: the sanitizers
  * read options left to right, so whatever the user set wins. */
-static void sanitizer_defaults(void)
+void program_sanitizer_defaults(void)
 {
 	const char *user = getenv("UBSAN_OPTIONS");
 	char opts[4096];
@@ -152,6 +156,11 @@ static void sanitizer_defaults(void)
 }
 
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout)
+{
+	return program_run_to(path, prog_argv, quiet ? "/dev/null" : NULL, timeout);
+}
+
+int program_run_to(const char *path, char **prog_argv, const char *output, unsigned timeout)
 {
 	fflush(NULL);
 	pid_t self = getpid();
@@ -166,11 +175,11 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 		 * SIGTERM and keeps its state). */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != self)
 			_exit(127);
-		if (quiet) {
-			int null = open("/dev/null", O_WRONLY);
-			if (null >= 0) {
-				dup2(null, 1);
-				dup2(null, 2);
+		if (output) {
+			int out = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (out >= 0) {
+				dup2(out, 1);
+				dup2(out, 2);
 			}
 		}
 		if (timeout) {
@@ -182,7 +191,7 @@ int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout
 			setenv("SCHEDFUZZ_TIMEOUT", sec, 1);
 			alarm(timeout + timeout / 8 + 3);
 		}
-		sanitizer_defaults();
+		program_sanitizer_defaults();
 		/* The same addresses in every run and replay of the program, as
 		 * under a debugger: what depends on where memory lies (a hash
 		 * of pointers in the program, or its heap's layout in the

@@ -46,12 +46,20 @@ bool program_output_dir(const char *opt, const char *dir);
 int program_write_file(const char *path, const void *data, size_t size);
 /* The program as execvp would find it (malloc'd), or NULL. */
 char *program_resolve(const char *prog);
+/* Does the file hold these bytes (a symbol's name, a marker)? */
+bool program_has_string(const char *path, const char *text);
 /* Does the file hold our runtime? */
 bool program_built_with_schedfuzz(const char *path);
 /* Resolve and check prog_argv[0]; its path, or NULL after a one-line reason. */
 char *program_check(char *const *prog_argv);
+/* UBSAN_OPTIONS as every run of the program gets it (the kind of each
+ * report named), the user's own options after ours. */
+void program_sanitizer_defaults(void);
 /* Run the program with the current environment; its status word, or -1.
  * quiet: its output goes to /dev/null; timeout: seconds, 0 for none. */
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout);
+/* The same, its stdout and stderr written to the file output (NULL:
+ * ours). */
+int program_run_to(const char *path, char **prog_argv, const char *output, unsigned timeout);
 
 #endif

@@ -74,15 +74,7 @@ static char *command_text(const char *input, char **prog_argv)
 }
 
 
-/* A portable reproducer's replay: its lines translated to this binary, as
- * anchors for the runtime and an input for the rest, in temporary files. */
-struct portable_replay {
-	struct portable port;
-	bool read;
-	char *anchors, *input;
-};
-
-static void portable_replay_end(struct portable_replay *r)
+void replay_portable_end(struct portable_replay *r)
 {
 	if (r->read)
 		portable_free(&r->port);
@@ -94,17 +86,33 @@ static void portable_replay_end(struct portable_replay *r)
 	free(r->input);
 }
 
-static bool portable_replay_begin(struct portable_replay *r, const char *file, const char *prog)
+bool replay_portable_begin(struct portable_replay *r, const char *file, const char *prog)
 {
 	char err[512] = "out of memory";
+	*r = (struct portable_replay){ 0 };
 	r->anchors = replay_temp_path("anchors");
 	r->input = r->anchors ? replay_temp_path("input") : NULL;
 	r->read = r->input && portable_read(file, &r->port, err, sizeof err);
 	if (r->read && portable_translate(&r->port, prog, r->anchors, r->input, err, sizeof err))
 		return true;
 	fprintf(stderr, "schedfuzz: %s\n", err);
-	portable_replay_end(r);
+	replay_portable_end(r);
 	return false;
+}
+
+void replay_portable_env(const struct portable_replay *r, const char *given, bool on)
+{
+	if (!on) {
+		unsetenv("SCHEDFUZZ_ANCHORS");
+		unsetenv("SCHEDFUZZ_INPUT_NAME");
+		if (r->port.memory_all)
+			unsetenv("SCHEDFUZZ_MEMORY");
+		return;
+	}
+	setenv("SCHEDFUZZ_ANCHORS", r->anchors, 1);
+	setenv("SCHEDFUZZ_INPUT_NAME", given, 1);
+	if (r->port.memory_all)
+		setenv("SCHEDFUZZ_MEMORY", "2", 1);
 }
 
 struct replay_opts {
@@ -124,22 +132,17 @@ static int replay_one(const char *input, char **prog_argv, const char *path,
 	struct portable_replay pr = { 0 };
 	bool is_portable = portable_is(input);
 	if (is_portable) {
-		if (!portable_replay_begin(&pr, input, path)) {
+		if (!replay_portable_begin(&pr, input, path)) {
 			unlink(trace_path);
 			free(trace_path);
 			return SETUP;
 		}
-		setenv("SCHEDFUZZ_ANCHORS", pr.anchors, 1);
-		setenv("SCHEDFUZZ_INPUT_NAME", given, 1);
-		if (pr.port.memory_all)
-			setenv("SCHEDFUZZ_MEMORY", "2", 1);
+		replay_portable_env(&pr, given, true);
 		input = pr.input;
 	}
 	int status = replay_traced(path, prog_argv, input, trace_path, o->record, false, o->timeout);
-	unsetenv("SCHEDFUZZ_ANCHORS");
-	unsetenv("SCHEDFUZZ_INPUT_NAME");
-	if (is_portable && pr.port.memory_all)
-		unsetenv("SCHEDFUZZ_MEMORY");
+	if (is_portable)
+		replay_portable_env(&pr, given, false);
 	int result = status < 0 ? SETUP
 		     : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? OK
 		     : WIFEXITED(status) && WEXITSTATUS(status) == RUNTIME_SETUP_ERROR ? SETUP
@@ -183,7 +186,7 @@ static int replay_one(const char *input, char **prog_argv, const char *path,
 				"access was a scheduling point: replay it with SCHEDFUZZ_MEMORY=2\n",
 			o->record);
 	if (is_portable)
-		portable_replay_end(&pr);
+		replay_portable_end(&pr);
 	unlink(trace_path);
 	free(trace_path);
 	return result;

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include "portable.h"
+
 /* A temporary file's path (malloc'd) for the runtime to write, or NULL. */
 char *replay_temp_path(const char *what);
 
@@ -12,6 +14,20 @@ char *replay_temp_path(const char *what);
  * (and, if record is set, the executed schedule). Its status word, or -1. */
 int replay_traced(const char *path, char **prog_argv, const char *input, const char *trace,
 		  const char *record, bool quiet, unsigned timeout);
+
+/* A portable reproducer's replay: its lines translated to this binary, as
+ * anchors for the runtime and an input for the rest, in temporary files.
+ * begin: false after a one-line reason; end removes the files. env sets
+ * (on) or unsets the runtime's variables that replay it; given is the
+ * name the report shows. */
+struct portable_replay {
+	struct portable port;
+	bool read;
+	char *anchors, *input;
+};
+bool replay_portable_begin(struct portable_replay *r, const char *file, const char *prog);
+void replay_portable_env(const struct portable_replay *r, const char *given, bool on);
+void replay_portable_end(struct portable_replay *r);
 
 int cmd_replay(int argc, char **argv);
 

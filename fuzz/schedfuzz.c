@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cov_report.h"
+#include "debug.h"
 #include "generate.h"
 #include "genome.h"
 #include "minimize.h"
@@ -39,6 +40,7 @@ static void usage(FILE *to)
 		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--width N]\n"
 		"                        [--timeout SEC] [--races=MODE] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
+		"       schedfuzz debug [--step N] [--timeout SEC] INPUT [GDB OPTIONS] -- PROG [ARGS...]\n"
 		"       schedfuzz show INPUT...\n"
 		"       schedfuzz genome --strategy SPEC [--seed S] [-o FILE]\n"
 		"       schedfuzz seed --data DIR -o DIR [--genomes N] [--seed S]\n"
@@ -80,6 +82,11 @@ static void usage(FILE *to)
 		"           still fail the same way; writes INPUT.min (or FILE), prints its path,\n"
 		"           and its portable form INPUT.min.portable, which replays on other\n"
 		"           builds of the same source (other flags, sanitizer, engine)\n"
+		"  debug    gdb on the replay of INPUT, stopped at the start of scheduling step N\n"
+		"           (numbered as the report and replay number them), before its\n"
+		"           operation; without --step, at the last step of the failing execution.\n"
+		"           GDB OPTIONS (-batch, -ex CMD, -x FILE, ...) go to gdb; in gdb, `help sf`\n"
+		"           lists the commands (sf where, sf threads, sf step, sf goto)\n"
 		"  show     print the schedule each INPUT encodes, in its readable form\n"
 		"  genome   write a genome of strategy SPEC drawn from seed S (a fuzzing seed);\n"
 		"           k=N in SPEC sets the expected number of events (default 1000)\n"
@@ -348,6 +355,8 @@ int main(int argc, char **argv)
 		return cmd_cov(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "min"))
 		return cmd_min(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "debug"))
+		return cmd_debug(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "seed"))
 		return cmd_seed(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "--version")) {

@@ -35,6 +35,8 @@
  *                          kernel threads are kept across inputs, rt_pool.c)
  *   SCHEDFUZZ_RECORD=FILE  write the executed schedule as an explicit genome
  *   SCHEDFUZZ_TRACE=FILE   write the whole interleaving (rt_trace.c)
+ *   SCHEDFUZZ_DEBUG_STEP=N call __schedfuzz_step_stop at step N, for gdb
+ *                          (rt_debug.c, `schedfuzz debug`)
  *   SCHEDFUZZ_VERBOSE=1    let explored schedules print to the terminal
  *   SCHEDFUZZ_SPURIOUS=0   condition waits never return without a signal; the
  *                          explorer writes it into its genomes (flag

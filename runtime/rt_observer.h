@@ -70,6 +70,7 @@ extern const struct rt_observer rt_cov_observer RT_HIDDEN;
 extern const struct rt_observer rt_trace_observer RT_HIDDEN;
 extern const struct rt_observer rt_anchors_observer RT_HIDDEN;
 extern const struct rt_observer rt_record_observer RT_HIDDEN;
+extern const struct rt_observer rt_debug_observer RT_HIDDEN;
 
 #define RT_MAX_OBSERVERS 8
 

@@ -4,13 +4,15 @@
 
 /* In the order they hear each event: the search's log before coverage,
  * which adds HaPSet pairs to the transition the log just opened; the
- * record's file written before coverage's and the trace's at the end. */
+ * record's file written before coverage's and the trace's at the end; a
+ * debugger's stop last, once everybody has heard the event. */
 static const struct rt_observer *const observers[] = {
 	&rt_search_observer,
 	&rt_record_observer,
 	&rt_cov_observer,
 	&rt_trace_observer,
 	&rt_anchors_observer,
+	&rt_debug_observer,
 };
 _Static_assert(sizeof observers / sizeof *observers <= RT_MAX_OBSERVERS, "the lists hold them");
 

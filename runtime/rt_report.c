@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "rt_anchor.h"
+#include "rt_describe.h"
 #include "rt_internal.h"
 #include "rt_observer.h"
 #include "rt_warn.h"
@@ -54,6 +55,11 @@ struct symtab {
 	struct rt_sym *sym;
 	int n, cap;
 };
+
+static size_t symtab_bytes(const struct symtab *st)
+{
+	return (size_t)st->cap * (sizeof *st->addr + sizeof *st->sym + sizeof *st->data);
+}
 
 static int sym_add(struct symtab *st, uintptr_t addr, bool data)
 {
@@ -281,39 +287,41 @@ static void print_sanitizer_tids(void)
 }
 
 /* With calls: each live thread's call sites too (a hang, where a
- * thread is matters more than what it did last). */
-static void print_threads(struct symtab *st, bool calls)
+ * thread is matters more than what it did last). picked: a thread picked
+ * to complete the operation it waited for, which it has not yet done (a
+ * debugger's stop): running, no longer blocked. */
+static void print_threads(FILE *out, struct symtab *st, bool calls, const struct rt_thread *picked)
 {
-	fprintf(stderr, "==schedfuzz== threads:\n");
+	fprintf(out, "==schedfuzz== threads:\n");
 	for (int i = 0; i < rt.nthreads; i++) {
 		struct rt_thread *t = &rt.threads[i];
 		char w[400], o[256];
 		if (t->state == T_UNUSED)
 			continue; /* its slot's thread was joined or detached and is gone */
 		if (t->state == T_FINISHED) {
-			fprintf(stderr, "  T%-3d finished", t->tid);
+			fprintf(out, "  T%-3d finished", t->tid);
 			if (t->cancelled)
-				fprintf(stderr, ": cancelled at %s", site_text(st, t->cancel_site));
-		} else if (t->wait) {
+				fprintf(out, ": cancelled at %s", site_text(st, t->cancel_site));
+		} else if (t->wait && t != picked) {
 			wait_text(st, t, w, sizeof w);
-			fprintf(stderr, "  T%-3d blocked: waits for %s at %s", t->tid, w,
+			fprintf(out, "  T%-3d blocked: waits for %s at %s", t->tid, w,
 				site_text(st, t->wait_site));
 		} else {
-			fprintf(stderr, "  T%-3d %s at %s", t->tid, t == reporting_thread() ? "running" : "runnable",
+			fprintf(out, "  T%-3d %s at %s", t->tid, t == reporting_thread() ? "running" : "runnable",
 				site_text(st, t->site));
 		}
 		for (int h = 0; h < t->nheld; h++) {
 			obj_text(st, t->held[h].obj, o, sizeof o);
-			fprintf(stderr, "%s%s%s", h ? ", " : "; holds ", o,
+			fprintf(out, "%s%s%s", h ? ", " : "; holds ", o,
 				t->held[h].obj->type == O_RWLOCK ? (t->held[h].write ? " for writing" : " for reading") : "");
 		}
-		fprintf(stderr, "\n");
+		fprintf(out, "\n");
 		const void *sites[RT_CTX_DEPTH];
 		int n = calls && t->state == T_LIVE ? call_sites(t, sites) : 0;
 		for (int k = 0; k < n; k++)
-			fprintf(stderr, "%s%s", k ? " < " : "         called from ", site_text(st, sites[k]));
+			fprintf(out, "%s%s", k ? " < " : "         called from ", site_text(st, sites[k]));
 		if (n)
-			fprintf(stderr, "\n");
+			fprintf(out, "\n");
 	}
 }
 
@@ -397,15 +405,30 @@ static void event_text(struct symtab *st, const struct rt_event *e, uint64_t ste
 
 /* The frees right after event step: no events of the schedule, but what a
  * use-after-free report needs most. */
-static void print_frees_after(struct symtab *st, uint64_t step)
+static void print_frees_after(FILE *out, struct symtab *st, uint64_t step)
 {
 	struct rt_freed f[8];
 	int n = rt_heap_log_frees_after(step, f, 8);
 	for (int i = 0; i < n; i++) {
 		char what[96];
 		snprintf(what, sizeof what, "free of a %lu-byte block", (unsigned long)f[i].size);
-		fprintf(stderr, "    %6s  T%-3d %-44s %s\n", "", f[i].tid, what, site_text(st, f[i].site));
+		fprintf(out, "    %6s  T%-3d %-44s %s\n", "", f[i].tid, what, site_text(st, f[i].site));
 	}
+}
+
+/* Step s's line of the interleaving, and what came with it. */
+static void print_step(FILE *out, struct symtab *st, uint64_t s)
+{
+	struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
+	char ev[400];
+	event_text(st, e, s, ev, sizeof ev);
+	char mark = (e->flags & RT_EVF_PREEMPT) ? '>' : (e->flags & RT_EVF_SWITCH) ? '-' : ' ';
+	fprintf(out, "  %c %6llu  T%-3u %-44s %s\n", mark, (unsigned long long)s, e->tid, ev,
+		site_text(st, e->site));
+	if (e->flags & RT_EVF_SPURIOUS)
+		fprintf(out, "%20s cond wait returned without a signal: a spurious wakeup, "
+			     "which POSIX allows\n", "^");
+	print_frees_after(out, st, s);
 }
 
 static void print_trace(struct symtab *st)
@@ -414,18 +437,8 @@ static void print_trace(struct symtab *st)
 	fprintf(stderr, "==schedfuzz== interleaving: last %llu of %llu events "
 			"(> marks a preemption, - a switch after blocking or exit)\n",
 		(unsigned long long)(rt.step - first + 1), (unsigned long long)rt.step);
-	for (uint64_t s = first; s <= rt.step; s++) {
-		struct rt_event *e = &rt.trace[s & (RT_TRACE_SIZE - 1)];
-		char ev[400];
-		event_text(st, e, s, ev, sizeof ev);
-		char mark = (e->flags & RT_EVF_PREEMPT) ? '>' : (e->flags & RT_EVF_SWITCH) ? '-' : ' ';
-		fprintf(stderr, "  %c %6llu  T%-3u %-44s %s\n", mark, (unsigned long long)s,
-			e->tid, ev, site_text(st, e->site));
-		if (e->flags & RT_EVF_SPURIOUS)
-			fprintf(stderr, "%20s cond wait returned without a signal: a spurious wakeup, "
-					"which POSIX allows\n", "^");
-		print_frees_after(st, s);
-	}
+	for (uint64_t s = first; s <= rt.step; s++)
+		print_step(stderr, st, s);
 	if (rt.spurious)
 		fprintf(stderr, "==schedfuzz== this execution had %u spurious wakeup%s (a condition "
 				"wait that returned without a signal, which POSIX allows); "
@@ -555,6 +568,30 @@ static void print_footer(void)
 	fputc('\n', stderr);
 }
 
+/* Everything a report may name, symbolized at once (mmap'd: no heap). */
+static void symtab_fill(struct symtab *st, const void *fail_site)
+{
+	*st = (struct symtab){ 0 };
+	st->cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3 + RT_CTX_DEPTH) + RT_STACK_MAX + 8;
+	void *mem = mmap(NULL, symtab_bytes(st), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		st->cap = 0;
+	} else {
+		st->addr = mem;
+		st->sym = (struct rt_sym *)(st->addr + st->cap);
+		st->data = (bool *)(st->sym + st->cap);
+	}
+	collect(st, fail_site);
+	rt_symbolize(st->addr, st->data, st->sym, st->n);
+}
+
+static void symtab_free(struct symtab *st)
+{
+	if (st->addr)
+		munmap(st->addr, symtab_bytes(st));
+}
+
 static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	if (rt.cfg.brief) {
@@ -565,26 +602,14 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 			reporting_thread() ? reporting_thread()->tid : -1);
 		return;
 	}
-	struct symtab st = { 0 };
-	st.cap = RT_TRACE_SIZE * 2 + rt.nthreads * (RT_MAX_HELD + 3 + RT_CTX_DEPTH) + RT_STACK_MAX + 8;
-	size_t bytes = (size_t)st.cap * (sizeof *st.addr + sizeof *st.sym + sizeof *st.data);
-	void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED) {
-		mem = NULL;
-		st.cap = 0;
-	} else {
-		st.addr = mem;
-		st.sym = (struct rt_sym *)(st.addr + st.cap);
-		st.data = (bool *)(st.sym + st.cap);
-	}
-	collect(&st, site);
-	rt_symbolize(st.addr, st.data, st.sym, st.n);
+	struct symtab st;
+	symtab_fill(&st, site);
 
 	fprintf(stderr, "==schedfuzz== ERROR: %s: %s", rt_fail_names[kind], msg);
 	if (site)
 		fprintf(stderr, " at %s", site_text(&st, site));
 	fprintf(stderr, " (thread T%d)\n", reporting_thread() ? reporting_thread()->tid : -1);
-	print_threads(&st, kind == F_HANG);
+	print_threads(stderr, &st, kind == F_HANG, NULL);
 	print_sanitizer_tids();
 	print_stuck_stack(&st);
 	if (kind == F_DEADLOCK)
@@ -595,8 +620,17 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 	print_warnings(&st);
 	print_footer();
 	fflush(stderr);
-	if (mem)
-		munmap(mem, bytes);
+	symtab_free(&st);
+}
+
+void rt_report_describe(FILE *out)
+{
+	struct symtab st;
+	symtab_fill(&st, NULL);
+	if (rt.step)
+		print_step(out, &st, rt.step);
+	print_threads(out, &st, false, rt.running);
+	symtab_free(&st);
 }
 
 /* ---- failing -------------------------------------------------------------------------------- */

@@ -4,7 +4,8 @@
 set -euo pipefail
 # chromium and python3: the HTML timeline test draws the page and reads the
 # screenshot; python3 and gnuplot also make the benchmark's tables and plots.
-packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make gcc chromium python3 gnuplot-nox)
+# gdb: `schedfuzz debug` runs it, and its tests do.
+packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make gcc chromium python3 gnuplot-nox gdb)
 # libomp-14-dev: LLVM's OpenMP runtime, for schedfuzz-cc -fopenmp.
 packages+=(libomp-14-dev)
 missing=()

@@ -1,0 +1,381 @@
+# schedfuzz_gdb.py - gdb commands over the scheduling steps of a program
+# built with schedfuzz-cc, loaded by `schedfuzz debug` (docs/debugging.md).
+#
+# The runtime (runtime/rt_debug.c) stops at step SCHEDFUZZ_DEBUG_STEP by
+# calling __schedfuzz_step_stop, where our breakpoint is, after writing
+# the state in the report's words to __schedfuzz_debug_text. Steps are the
+# report's: step N is the Nth event of the interleaving, and a stop there
+# is after the thread that performs it was picked, before its operation.
+# Going forward writes the next step to stop at into the runtime and
+# continues; going back runs the program again (the replay is
+# deterministic) with SCHEDFUZZ_DEBUG_STEP set to the step. gdb's fork
+# checkpoints are no help here: a fork copies one thread of the program.
+import os
+
+import gdb
+
+STOP_FUNCTION = "__schedfuzz_step_stop"
+
+
+def _value(expr):
+    return gdb.parse_and_eval(expr)
+
+
+def live():
+    """Is there a process that has the runtime loaded?"""
+    inf = gdb.selected_inferior()
+    if not inf.is_valid() or inf.pid == 0:
+        return False
+    try:
+        _value("(unsigned long)&__schedfuzz_debug_steps")
+    except gdb.error:
+        return False
+    return True
+
+
+def current_step():
+    """The live execution's step counter (the last step logged), or None."""
+    if not live():
+        return None
+    try:
+        return int(_value("**(unsigned long long **)&__schedfuzz_debug_steps"))
+    except gdb.error:
+        return None
+
+
+def last_step():
+    """The number of steps of the execution, when `schedfuzz debug` said."""
+    text = os.environ.get("SCHEDFUZZ_DEBUG_LAST", "")
+    return int(text) if text.isdigit() else None
+
+
+def state_text():
+    """The state the runtime wrote at its last stop: (step, where, threads, lwps, site)."""
+    text = _value("(const char *)&__schedfuzz_debug_text").string()
+    if not text.startswith("@where "):
+        return None
+    head, _, rest = text.partition("\n")
+    step, site = int(head.split()[1]), int(head.split()[2], 16)
+    where, _, rest = rest.partition("==schedfuzz== threads:\n")
+    threads, lwps = [], {}
+    for line in rest.splitlines():
+        if line.startswith("@lwp "):
+            _, tid, lwp, stands = line.split()
+            lwps[int(tid)] = (int(lwp), int(stands, 16))
+        else:
+            threads.append(line)
+    return step, where.rstrip("\n"), threads, lwps, site
+
+
+def gdb_thread_of_lwp(lwp):
+    for th in gdb.selected_inferior().threads():
+        if th.ptid[1] == lwp:
+            return th
+    return None
+
+
+def runtime_code():
+    """The runtime's code section: frames there are the runtime's, not the program's."""
+    lo = int(_value("((unsigned long *)&__schedfuzz_debug_code)[0]"))
+    hi = int(_value("((unsigned long *)&__schedfuzz_debug_code)[1]"))
+    return lo, hi
+
+
+# Runtime functions the wrapper compiles into the program's own code.
+RUNTIME_PREFIXES = ("__schedfuzz_", "__tsan_", "__sanitizer_cov_", "__wrap_")
+
+
+def in_runtime(frame, code):
+    if code[0] <= frame.pc() < code[1]:
+        return True
+    outer = frame
+    while outer is not None and outer.type() == gdb.INLINE_FRAME:
+        outer = outer.older()
+    name = outer.name() if outer is not None else None
+    return bool(name) and name.startswith(RUNTIME_PREFIXES)
+
+
+def select_program_frame(site=0):
+    """Select the program's frame at a site: the one that returns to it
+    (the innermost, when the call was inlined), else the innermost outside
+    the runtime."""
+    frame = gdb.newest_frame()
+    while site and frame is not None and frame.pc() != site:
+        frame = frame.older()
+    if frame is None or not site:
+        code = runtime_code()
+        frame = gdb.newest_frame()
+        while frame is not None and in_runtime(frame, code):
+            frame = frame.older()
+    if frame is not None:
+        frame.select()
+    return frame
+
+
+def select_step_frame():
+    """In the thread at the runtime's stop: the frame of the step's site."""
+    state = state_text()
+    return select_program_frame(state[4] if state else 0)
+
+
+class StepStop(gdb.Breakpoint):
+    """The runtime's stop: silent, the stop handler says where it is."""
+
+    def __init__(self):
+        super().__init__(STOP_FUNCTION, internal=True)
+        self.silent = True
+
+
+_stop_bp = None
+
+
+def ensure_breakpoint():
+    global _stop_bp
+    if _stop_bp is None or not _stop_bp.is_valid():
+        _stop_bp = StepStop()
+
+
+def set_step_variables():
+    step = current_step()
+    gdb.set_convenience_variable("sf_step", step)
+    gdb.set_convenience_variable("sf_last", last_step())
+
+
+def at_our_stop(event):
+    return isinstance(event, gdb.BreakpointEvent) and _stop_bp is not None and \
+        any(b is _stop_bp for b in event.breakpoints)
+
+
+def on_stop(event):
+    set_step_variables()
+    if not at_our_stop(event):
+        return
+    select_step_frame()
+    print_where()
+
+
+def on_exit(event):
+    gdb.set_convenience_variable("sf_step", None)
+
+
+def print_where():
+    state = state_text()
+    step = current_step()
+    if state is None or step is None:
+        raise gdb.GdbError("sf: no scheduling step to show (the program is not stopped at one)")
+    at, where = state[0], state[1]
+    last = last_step()
+    failure = os.environ.get("SCHEDFUZZ_DEBUG_FAILURE", "")
+    total = " of %d" % last if last else ""
+    if last and step == last and failure:
+        total += ", the last before the %s" % failure
+    if at != step:
+        print("step %d%s; the state below is of step %d, where the runtime last stopped "
+              "(sf goto %d shows this one):" % (step, total, at, step))
+    else:
+        print("step %d%s:" % (step, total))
+    print(where)
+    frame = gdb.selected_frame()
+    sal = frame.find_sal()
+    if sal.symtab is not None and sal.line:
+        print("gdb: thread %d, frame #%d: %s at %s:%d" % (
+            gdb.selected_thread().num, frame.level(), frame.name() or "??",
+            os.path.basename(sal.symtab.filename), sal.line))
+
+
+def parse_count(arg, default):
+    arg = arg.strip()
+    if not arg:
+        return default
+    try:
+        n = int(_value(arg))
+    except gdb.error as e:
+        raise gdb.GdbError("sf: %s is no number: %s" % (arg, e))
+    return n
+
+
+def stop_at(step):
+    gdb.execute("set var *(unsigned long long *)&__schedfuzz_debug_stop_at = %d" % step,
+                to_string=True)
+
+
+def check_target(step):
+    if step < 1:
+        raise gdb.GdbError("sf: steps are numbered from 1")
+    last = last_step()
+    if last and step > last:
+        raise gdb.GdbError("sf: step %d: the execution has %d steps (`continue` runs it "
+                           "to its end)" % (step, last))
+
+
+def landed(step):
+    now = current_step()
+    if now is None:
+        raise gdb.GdbError("sf: the program ended before step %d" % step)
+    if now != step:
+        raise gdb.GdbError("sf: stopped at step %d, before step %d (a breakpoint or a "
+                           "signal of the program's)" % (now, step))
+
+
+def forward_to(step):
+    stop_at(step)
+    gdb.execute("continue")
+    landed(step)
+
+
+def restart_at(step):
+    """Run the program again from its start, to stop at step."""
+    ensure_breakpoint()
+    gdb.execute("set environment SCHEDFUZZ_DEBUG_STEP %d" % step, to_string=True)
+    confirm = gdb.parameter("confirm")
+    gdb.execute("set confirm off")
+    try:
+        gdb.execute("run")
+    finally:
+        gdb.execute("set confirm %s" % ("on" if confirm else "off"))
+    landed(step)
+
+
+class SfPrefix(gdb.Command):
+    """schedfuzz: the scheduling steps of the replay `schedfuzz debug` runs.
+
+Steps are numbered as the report, `schedfuzz replay` and the HTML timeline
+number them. A stop at step N is after the thread that performs step N was
+picked, before its operation. $sf_step is the current step, $sf_last the
+number of steps of the execution."""
+
+    def __init__(self):
+        super().__init__("sf", gdb.COMMAND_RUNNING, prefix=True)
+
+
+class SfStart(gdb.Command):
+    """Run the program to the step schedfuzz debug was given.
+That is SCHEDFUZZ_DEBUG_STEP; `schedfuzz debug` runs this first."""
+
+    def __init__(self):
+        super().__init__("sf start", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        text = os.environ.get("SCHEDFUZZ_DEBUG_STEP", "")
+        if not text.isdigit():
+            raise gdb.GdbError("sf start: run under schedfuzz debug (SCHEDFUZZ_DEBUG_STEP is unset)")
+        restart_at(int(text))
+
+
+class SfWhere(gdb.Command):
+    """The current step's line of the interleaving, as the report prints it.
+The thread, the operation and its site; then gdb's thread and frame."""
+
+    def __init__(self):
+        super().__init__("sf where", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        if not live():
+            raise gdb.GdbError("sf where: the program is not running")
+        print_where()
+
+
+class SfThreads(gdb.Command):
+    """Every thread at the current step, as the report lists them.
+Running, runnable, or blocked on what, and what it holds; then gdb's
+number for each thread."""
+
+    def __init__(self):
+        super().__init__("sf threads", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        if not live():
+            raise gdb.GdbError("sf threads: the program is not running")
+        state = state_text()
+        if state is None:
+            raise gdb.GdbError("sf threads: the runtime has not stopped at a step yet")
+        at, threads, lwps = state[0], state[2], state[3]
+        step = current_step()
+        if step != at:
+            print("(the threads at step %d, where the runtime last stopped; now at step %d)"
+                  % (at, step))
+        print("\n".join(threads))
+        names = []
+        for tid in sorted(lwps):
+            th = gdb_thread_of_lwp(lwps[tid][0])
+            if th is not None:
+                names.append("T%d=%d" % (tid, th.num))
+        if names:
+            print("gdb threads: " + " ".join(names) + "  (sf thread T selects one)")
+
+
+class SfThread(gdb.Command):
+    """Select thread T of the execution in gdb: sf thread T1 (or 1).
+gdb's frame is then the program's, where that thread stands."""
+
+    def __init__(self):
+        super().__init__("sf thread", gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        name = arg.strip().lstrip("Tt")
+        if not name.isdigit():
+            raise gdb.GdbError("sf thread: give a thread of the execution, as T1 or 1")
+        state = state_text() if live() else None
+        if state is None:
+            raise gdb.GdbError("sf thread: the program is not stopped at a step")
+        lwp, site = state[3].get(int(name), (-1, 0))
+        th = gdb_thread_of_lwp(lwp)
+        if th is None:
+            raise gdb.GdbError("sf thread: T%s is not a live thread at this step" % name)
+        th.switch()
+        frame = select_program_frame(site)
+        gdb.execute("frame" if frame is None else "frame %d" % frame.level())
+
+
+class SfStep(gdb.Command):
+    """Run to the start of the step K steps on: sf step [K] (default 1)."""
+
+    def __init__(self):
+        super().__init__("sf step", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        step = current_step()
+        if step is None:
+            raise gdb.GdbError("sf step: the program is not running (sf start runs it)")
+        k = parse_count(arg, 1)
+        if k < 1:
+            raise gdb.GdbError("sf step: K is at least 1 (sf goto goes back)")
+        check_target(step + k)
+        forward_to(step + k)
+
+
+class SfGoto(gdb.Command):
+    """Go to the start of step N: sf goto N.
+Forward by running on; back by running the program again from its start
+(its replay is the same execution)."""
+
+    def __init__(self):
+        super().__init__("sf goto", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        if not arg.strip():
+            raise gdb.GdbError("sf goto: give the step, as sf goto 12")
+        target = parse_count(arg, 0)
+        check_target(target)
+        step = current_step()
+        if step is not None and target > step:
+            forward_to(target)
+        elif step is not None and target == step and state_text() and state_text()[0] == step:
+            select_step_frame()
+            print_where()
+        else:
+            restart_at(target)
+
+
+ensure_breakpoint()
+SfPrefix()
+SfStart()
+SfWhere()
+SfThreads()
+SfThread()
+SfStep()
+SfGoto()
+gdb.events.stop.connect(on_stop)
+gdb.events.exited.connect(on_exit)
+gdb.execute("set print thread-events off")
+gdb.execute("set print inferior-events off")
