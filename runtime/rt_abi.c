@@ -148,8 +148,15 @@ HOOK void __tsan_func_exit(void)
 		t->depth--;
 }
 
-HOOK void __tsan_ignore_thread_begin(void) {}
-HOOK void __tsan_ignore_thread_end(void) {}
+HOOK void __tsan_ignore_thread_begin(void)
+{
+	rt_race_ignore_thread(1);
+}
+
+HOOK void __tsan_ignore_thread_end(void)
+{
+	rt_race_ignore_thread(-1);
+}
 
 HOOK void __tsan_init(void)
 {

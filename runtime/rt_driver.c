@@ -668,6 +668,7 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 	bool keep_going = rt_env_u64("SCHEDFUZZ_KEEP_GOING", 0) != 0;
 	bool print_schedule = rt_env_u64("SCHEDFUZZ_PRINT_SCHEDULE", 0) != 0;
 	enum rt_race_mode races = rt_race_mode_from_env();
+	rt_race_explore_begin();
 
 	struct rt_result *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
 					MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -769,6 +769,9 @@ RT_HIDDEN void rt_openmp_iteration_end(void);
 /* rt_openmp.c: an execution begins (outside it): libomp's serial
  * initialisation, in the process that runs the execution. */
 RT_HIDDEN void rt_openmp_exec_begin(void);
+/* rt_openmp.c: an OpenMP runtime is linked (its synchronisation is out of
+ * the runtime's sight: no race detection). */
+RT_HIDDEN bool rt_openmp_present(void);
 /* rt_openmp.c: the process ends with the exiting thread still controlled:
  * libomp's workers are joined now, under control. */
 RT_HIDDEN void rt_openmp_process_end(void);

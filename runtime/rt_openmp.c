@@ -91,6 +91,14 @@ __attribute__((constructor)) static void openmp_defaults(void)
 	max_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
 }
 
+bool rt_openmp_present(void)
+{
+	static int present = -1;
+	if (present < 0)
+		present = dlsym(RTLD_DEFAULT, "__kmpc_fork_call") || dlsym(RTLD_DEFAULT, "GOMP_parallel");
+	return present;
+}
+
 void rt_openmp_exec_begin(void)
 {
 	if (pause_all && max_threads)

@@ -148,6 +148,24 @@ RT_HIDDEN void rt_race_report_begin(void);
 /* self created t: where, for the report's "created by". */
 RT_HIDDEN void rt_race_note_created(const struct rt_thread *self, const struct rt_thread *t);
 
+/* ---- rt_race_annotate.c, rt_race_suppress.c: what the program says ------- */
+
+/* addr is in a range AnnotateBenignRaceSized marked. */
+RT_HIDDEN bool rt_race_benign(uintptr_t addr);
+/* self is inside AnnotateIgnoreReads (write: Writes) Begin/End. */
+RT_HIDDEN bool rt_race_ignoring(const struct rt_thread *self, bool write);
+RT_HIDDEN void rt_race_annotations_begin(void);
+/* __tsan_ignore_thread_begin (+1) and _end (-1). */
+RT_HIDDEN void rt_race_ignore_thread(int delta);
+/* The rule (as written, with its file) that suppresses a race whose two
+ * accesses' frames are pcs/syms [first[a], first[a] + count[a]); NULL if
+ * none does. */
+struct rt_sym;
+RT_HIDDEN const char *rt_race_suppressed(const uintptr_t *pcs, const struct rt_sym *syms,
+					 const int *first, const int *count);
+/* TSan's pattern: '*' any run, '^' and '$' anchors, else a substring. */
+RT_HIDDEN bool rt_race_pattern_matches(const char *pattern, const char *s);
+
 /* ---- rt_race_keep.c: the explorer ----------------------------------------- */
 
 /* SCHEDFUZZ_RACES as a mode: off when unset (a program run directly or
@@ -158,6 +176,8 @@ RT_HIDDEN enum rt_race_mode rt_race_mode_from_env(void);
 RT_HIDDEN bool rt_race_keep(const struct rt_result *r, uint64_t index, const uint8_t *input,
 			    size_t size, const char *out, int argc, char **argv, char **envp,
 			    struct rt_result *shared, unsigned timeout);
+/* Before the first schedule: say why races go undetected, if they do. */
+RT_HIDDEN void rt_race_explore_begin(void);
 /* Pairs kept so far, and the run's last line about them. */
 RT_HIDDEN uint32_t rt_race_kept(void);
 RT_HIDDEN void rt_race_summary(uint64_t runs);

@@ -127,8 +127,10 @@ void rt_race_begin(void)
 		rt_race.mode = (uint8_t)rt_race_mode_from_env();
 	}
 	/* The ownership shadow is what shows the accesses: without it, no
-	 * detection (SCHEDFUZZ_MEMORY=0). */
-	rt_race.on = rt_race.mode != RT_RACES_OFF && rt.cfg.memory_points;
+	 * detection (SCHEDFUZZ_MEMORY=0). An OpenMP runtime orders its threads
+	 * with atomics and spins built without us: every access of a parallel
+	 * region would race with its setup (rt_race_keep.c says so once). */
+	rt_race.on = rt_race.mode != RT_RACES_OFF && rt.cfg.memory_points && !rt_openmp_present();
 	if (rt_race.hw) { /* an earlier execution in this process */
 		for (uint32_t s = 0; s < rt_race.hw; s++) {
 			rt_memset(clocks[s], 0, sizeof clocks[s]);
@@ -150,6 +152,7 @@ void rt_race_begin(void)
 		rt_heap_track(true); /* the first thread's accesses get epoch 1 */
 	rt_race_shadow_begin();
 	rt_race_report_begin();
+	rt_race_annotations_begin();
 }
 
 void rt_race_acquire_slow(struct rt_thread *self, uintptr_t key)

@@ -36,6 +36,13 @@ static bool seen(uint64_t key)
 	return false;
 }
 
+void rt_race_explore_begin(void)
+{
+	if (rt_race_mode_from_env() != RT_RACES_OFF && rt_openmp_present())
+		fprintf(stderr, "schedfuzz: no data race detection in this program: its OpenMP "
+				"runtime orders its threads where schedfuzz cannot see\n");
+}
+
 bool rt_race_keep(const struct rt_result *r, uint64_t index, const uint8_t *input, size_t size,
 		  const char *out, int argc, char **argv, char **envp, struct rt_result *shared,
 		  unsigned timeout)

@@ -230,13 +230,15 @@ static void print_creation(FILE *f, uint32_t tid, int slot, const struct syms *s
 	fprintf(f, "\n");
 }
 
-static void report(struct rt_thread *self, uintptr_t addr, const struct rt_race_access *prev,
+/* False when a suppression says to keep quiet about it. */
+static bool report(struct rt_thread *self, uintptr_t addr, const struct rt_race_access *prev,
 		   const struct rt_race_access *now, uint64_t key)
 {
 	struct syms s = { .n = 0 };
 	add_access(&s, now);
 	int prev_at = s.n;
 	add_access(&s, prev);
+	int first[2] = { 0, prev_at }, count[2] = { prev_at, s.n - prev_at };
 	uintptr_t lo = 0, hi = 0;
 	uint32_t alloc_site = 0;
 	int alloc = -1, data = -1;
@@ -250,6 +252,13 @@ static void report(struct rt_thread *self, uintptr_t addr, const struct rt_race_
 				? add(&s, (uintptr_t)created_at[prev->slot], false)
 				: -1;
 	rt_symbolize(s.addr, s.data, s.sym, s.n);
+	const char *rule = rt_race_suppressed(s.addr, s.sym, first, count);
+	if (rule) {
+		if (rt_env_u64("SCHEDFUZZ_VERBOSE", 0))
+			fprintf(stderr, "schedfuzz: data race %016llx at %s suppressed by %s\n",
+				(unsigned long long)key, s.sym[0].text, rule);
+		return false;
+	}
 
 	FILE *f = stderr;
 	fprintf(f, "==================\nWARNING: ThreadSanitizer: data race (pid=%d)\n", (int)getpid());
@@ -264,6 +273,7 @@ static void report(struct rt_thread *self, uintptr_t addr, const struct rt_race_
 		top->text[0] ? top->text : "?", top->func[0] ? top->func : "?");
 	fprintf(f, "==schedfuzz== race key %016llx: steps %u and %u\n==================\n",
 		(unsigned long long)key, prev->step, now->step);
+	return true;
 }
 
 void rt_race_found(struct rt_thread *self, uintptr_t addr, const struct rt_race_access *prev,
@@ -275,9 +285,13 @@ void rt_race_found(struct rt_thread *self, uintptr_t addr, const struct rt_race_
 			return;
 	if (npairs < PAIRS)
 		pairs[npairs++] = key;
+	if (rt_race_benign(addr))
+		return;
 	struct rt_thread *own = rt_own_work_begin();
-	report(self, addr, prev, now, key);
+	bool reported = report(self, addr, prev, now, key);
 	rt_own_work_end(own);
+	if (!reported)
+		return;
 	if (rt.result) {
 		if (!rt.result->races)
 			rt.result->race_key = key;

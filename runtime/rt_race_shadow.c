@@ -148,7 +148,7 @@ static bool one(struct rt_thread *self, struct granule *e, struct rt_race_access
 void rt_race_access_slow(struct rt_thread *self, uintptr_t addr, uint32_t size, bool write,
 			 const void *site)
 {
-	if (!size)
+	if (!size || rt_race_ignoring(self, write))
 		return;
 	struct rt_race_access now = {
 		.site = site,

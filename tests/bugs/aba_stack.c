@@ -4,7 +4,9 @@
  * pops A, pops B and pushes A back, the compare-exchange still sees A and
  * succeeds, installing B, which is no longer on the stack: the ABA race.
  * expect: assert. FIXED: top carries a version counter beside the node
- * index, bumped by every change, so the stale compare-exchange fails. */
+ * index, bumped by every change, so the stale compare-exchange fails; and
+ * next is a relaxed atomic, since a pop that loses its compare-exchange
+ * reads it while a push rewrites it (a data race on a plain field). */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,7 +16,15 @@
 #define NIL 0xffffffffu
 
 struct node {
+#ifdef FIXED
+	_Atomic uint32_t next;
+#define NEXT_SET(n, v) atomic_store_explicit(&(n).next, (v), memory_order_relaxed)
+#define NEXT_GET(n) atomic_load_explicit(&(n).next, memory_order_relaxed)
+#else
 	uint32_t next;
+#define NEXT_SET(n, v) ((n).next = (v))
+#define NEXT_GET(n) ((n).next)
+#endif
 	volatile int on_stack;
 };
 
@@ -37,7 +47,7 @@ static void push(uint32_t i)
 	nodes[i].on_stack = 1;
 	uint64_t old = atomic_load(&top);
 	do
-		nodes[i].next = (uint32_t)old;
+		NEXT_SET(nodes[i], (uint32_t)old);
 	while (!atomic_compare_exchange_weak(&top, &old, make_top(old, i)));
 }
 
@@ -48,7 +58,7 @@ static uint32_t pop(void)
 		uint32_t i = (uint32_t)old;
 		if (i == NIL)
 			return NIL;
-		uint32_t next = nodes[i].next;
+		uint32_t next = NEXT_GET(nodes[i]);
 		if (atomic_compare_exchange_weak(&top, &old, make_top(old, next))) {
 			assert(nodes[i].on_stack); /* popped twice, or not on the stack */
 			nodes[i].on_stack = 0;
