@@ -767,8 +767,9 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 
 /* What every execution would otherwise do afresh in its forked child,
  * done once before any fork: the main thread's stack bounds
- * (read from /proc) and the unwinder glibc's backtrace loads on first
- * use (the watchdog's warm-up). A fork costs less when the child finds
+ * (read from /proc), the unwinder glibc's backtrace loads on first
+ * use (the watchdog's warm-up) and, in the ASan mode, the pages
+ * LeakSanitizer reads at exit. A fork costs less when the child finds
  * them done. */
 static void warm_up(void)
 {
@@ -776,6 +777,7 @@ static void warm_up(void)
 	rt_main_stack_lookup(&scratch);
 	void *frame;
 	rt_backtrace(&frame, 1);
+	rt_heap_before_forks();
 }
 
 RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
