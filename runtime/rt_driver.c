@@ -767,9 +767,8 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 
 /* What every execution would otherwise do afresh in its forked child,
  * done once before any fork: the main thread's stack bounds
- * (read from /proc), the unwinder glibc's backtrace loads on first
- * use (the watchdog's warm-up) and, in the ASan mode, the pages
- * LeakSanitizer reads at exit. A fork costs less when the child finds
+ * (read from /proc) and the unwinder glibc's backtrace loads on first
+ * use (the watchdog's warm-up). A fork costs less when the child finds
  * them done. */
 static void warm_up(void)
 {
@@ -777,7 +776,6 @@ static void warm_up(void)
 	rt_main_stack_lookup(&scratch);
 	void *frame;
 	rt_backtrace(&frame, 1);
-	rt_heap_before_forks();
 }
 
 RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
@@ -812,6 +810,10 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	child_start_frame = __builtin_frame_address(0);
 	if (setjmp(child_start) == 0) {
 		const char *search = rt_env_str("SCHEDFUZZ_SEARCH");
+		/* Only an explorer: a process forked by afl-fuzz's forkserver,
+		 * or one run, would populate its pages for nobody. */
+		if (search || runs)
+			rt_heap_before_forks();
 		if (search)
 			return rt_search_explore(search, rt_env_u64("SCHEDFUZZ_RUNS", 1000), argc,
 						 argv, envp);
