@@ -829,6 +829,10 @@ RT_EXPORT int __wrap_main(int argc, char **argv, char **envp)
 	child_start_frame = __builtin_frame_address(0);
 	if (setjmp(child_start) == 0) {
 		const char *search = rt_env_str("SCHEDFUZZ_SEARCH");
+		/* Only an explorer: a process forked by afl-fuzz's forkserver,
+		 * or one run, would populate its pages for nobody. */
+		if (search || runs)
+			rt_heap_before_forks();
 		if (search)
 			return rt_search_explore(search, rt_env_u64("SCHEDFUZZ_RUNS", 1000), argc,
 						 argv, envp);

@@ -45,6 +45,11 @@ void rt_heap_input_ended(void)
 	/* glibc's allocator keeps no freed block from reuse. */
 }
 
+void rt_heap_before_forks(void)
+{
+	/* No LeakSanitizer reads the globals at exit. */
+}
+
 /* A controlled thread of a running execution. */
 static inline bool controlled(void)
 {

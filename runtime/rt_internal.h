@@ -915,6 +915,10 @@ RT_HIDDEN void rt_heap_install_hooks(void);
 /* A harness's input ended (its threads too): what the allocator kept of it
  * may go. */
 RT_HIDDEN void rt_heap_input_ended(void);
+/* Before the first fork of executions: what each child would otherwise
+ * fault in afresh (the ASan mode: the program's writable globals, which
+ * LeakSanitizer reads through at every exit). */
+RT_HIDDEN void rt_heap_before_forks(void);
 /* rt_heap_log.c (default mode): controlled threads' allocations and frees
  * this execution, for reports only. A freed block: */
 struct rt_freed {

@@ -12,6 +12,11 @@ mkdir "$work/schedfuzz"
 (cd "$src" && git ls-files -co --exclude-standard -z 2>/dev/null | xargs -0 cp --parents -t "$work/schedfuzz" 2>/dev/null) ||
 	(cd "$src" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$work/schedfuzz")
 ln -s "$build" "$work/schedfuzz/build"
+# The pages run scripts/oss-fuzz/build.sh twice (the README's ASan build,
+# then docs/engines.md's). OSS-Fuzz sets $WORK, and builds of one project
+# share it: the first builds schedfuzz there, the second finds it built.
+export WORK="$work/oss-fuzz-work"
+mkdir "$WORK"
 cd "$work/schedfuzz"
 # Every page of docs/ and docs/design/ is reachable from the README's map.
 for page in docs/*.md docs/design/*.md; do

@@ -13,11 +13,12 @@ on the line before them are reported, not run, and REASON must say which
 test runs them instead.
 
 Exits 1 with the file, the line and the output of the first command that
-failed; prints one line a block run."""
+failed; prints one line a block run, with its seconds."""
 import os
 import re
 import subprocess
 import sys
+import time
 
 EXIT_RE = re.compile(r"#\s*exits?\s+(\d+)")
 
@@ -90,6 +91,7 @@ def main():
                 print(f"docs-test: {where}: not run here: {skip}")
                 skipped += 1
                 continue
+            began = time.monotonic()
             r = subprocess.run(["bash", "-c", script(cmds)], cwd=sandbox, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, errors="replace", timeout=900)
@@ -99,7 +101,8 @@ def main():
                 which = cmds[int(m.group(1)) - 1] if m else "(see above)"
                 print(f"FAIL: {where}: this command failed: {which}")
                 return 1
-            print(f"docs-test: {where}: {len(cmds)} commands ran")
+            print(f"docs-test: {where}: {len(cmds)} commands ran "
+                  f"({time.monotonic() - began:.1f} s)")
             ran += 1
     print(f"docs-test: {ran} blocks run, {skipped} run by other tests")
     return 0

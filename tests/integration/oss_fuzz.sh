@@ -3,22 +3,25 @@
 # environment, for the libFuzzer engine and for the AFL++ engine, and for
 # libFuzzer with SANITIZER=address (OSS-Fuzz's default build). Each produces
 # working fuzzers, seed corpora, dictionaries and options; the ASan build's
-# fuzzers hold ASan and find account_harness's bug.
+# fuzzers hold ASan and find account_harness's bug. The three share one
+# $WORK, as OSS-Fuzz's rebuilds of a project do: build.sh builds schedfuzz
+# itself without the fuzzing flags, so the first build (the ASan one,
+# whose flags hold the others') builds it and the next two find it built.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1
 build() { # build DIR ENGINE LIB_FUZZING_ENGINE CFLAGS SANITIZER
-	mkdir -p "$WORK/$1/out" "$WORK/$1/work"
-	OUT=$WORK/$1/out WORK=$WORK/$1/work SRC=$(dirname "$top") CC=clang-14 CXX=clang++-14 \
+	mkdir -p "$WORK/$1/out" "$WORK/work"
+	OUT=$WORK/$1/out WORK=$WORK/work SRC=$(dirname "$top") CC=clang-14 CXX=clang++-14 \
 		CFLAGS="$4" CXXFLAGS="$4" LIB_FUZZING_ENGINE=$3 FUZZING_ENGINE=$2 SANITIZER=$5 \
 		bash "$top/scripts/oss-fuzz/build.sh" >"$WORK/$1.log" 2>&1 ||
 		{ tail -20 "$WORK/$1.log"; fail "build.sh failed for $1"; }
 }
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only"
-build libfuzzer libfuzzer -fsanitize=fuzzer "$flags -fsanitize=fuzzer-no-link" none
-build afl afl /usr/lib/afl/libAFLDriver.a "$flags" none
 build asan libfuzzer -fsanitize=fuzzer \
 	"$flags -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link" address
+build libfuzzer libfuzzer -fsanitize=fuzzer "$flags -fsanitize=fuzzer-no-link" none
+build afl afl /usr/lib/afl/libAFLDriver.a "$flags" none
 # MemorySanitizer builds are refused in one line.
 OUT=$WORK/msan SANITIZER=memory CFLAGS=-fsanitize=memory bash "$top/scripts/oss-fuzz/build.sh" \
 	>"$WORK/msan.log" 2>&1 && fail "SANITIZER=memory was accepted"
