@@ -44,6 +44,7 @@
 #include "rng.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_jobs.h"
 #include "rt_libc.h"
 #include "rt_reversals.h"
 
@@ -70,7 +71,7 @@ struct entry {
 struct rt_guide {
 	uint64_t seed;
 	struct sf_rng rng;
-	uint64_t *seen; /* union of every schedule's features */
+	uint64_t *seen; /* union of every schedule's features, the campaign's */
 	uint64_t nseen;
 	struct entry *corpus;
 	uint32_t ncorpus, cap;
@@ -85,6 +86,13 @@ struct rt_guide {
 	uint64_t explored; /* fresh plans so far */
 
 	struct rt_reversals *reversals; /* NULL: no reversal arm */
+
+	/* The campaign (rt_jobs.c): this job's index, and how far into
+	 * the log of the entries other jobs kept it has read. */
+	struct rt_campaign *cp;
+	int job;
+	uint32_t log_read;
+	uint64_t log_at;
 
 	double yield[4];   /* EXPLORE, EXPLOIT: decayed share of new-feature schedules */
 	uint64_t runs[4], wins[4];
@@ -204,21 +212,40 @@ static void save_entry(const struct rt_guide *g, const struct entry *e)
 	}
 }
 
+/* ---- the campaign's other jobs ------------------------------------------------------- */
+
+/* Entries other jobs (or an earlier run: the state) kept since the last
+ * look: into the corpus, to be mutated like ours, not run again (their
+ * features are in the shared union already). */
+static void import_entries(struct rt_guide *g)
+{
+	const struct rt_log_entry *e;
+	const uint8_t *bytes;
+	while (rt_campaign_entry(g->cp, &g->log_at, g->log_read, &e, &bytes)) {
+		g->log_read++;
+		if (e->job != g->job)
+			add_entry(g, bytes, e->size, e->found, e->fixed);
+	}
+}
+
 /* ---- the loop ------------------------------------------------------------------------ */
 
-struct rt_guide *rt_guide_create(uint64_t seed)
+struct rt_guide *rt_guide_create(uint64_t seed, struct rt_campaign *cp, int job)
 {
 	if (rt_env_u64("SCHEDFUZZ_GUIDE", 1) == 0 || rt.cfg.pinned || !rt.cfg.coverage)
 		return NULL;
 	struct rt_guide *g = calloc(1, sizeof *g);
 	void *map = mmap(NULL, WORDS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (!g || map == MAP_FAILED || !(g->seen = calloc(WORDS, sizeof(uint64_t)))) {
+	if (!g || map == MAP_FAILED) {
 		free(g);
 		return NULL; /* unguided, rather than not at all */
 	}
 	rt_guide_map = map;
 	g->seed = seed;
+	g->cp = cp;
+	g->job = job;
+	g->seen = cp->seen;
 	sf_rng_seed(&g->rng, seed ^ 0x6775696465ull /* "guide" */);
 	/* Exploitation must earn its share: most bugs fall to the first few
 	 * fresh plans, before a corpus can say much. */
@@ -228,6 +255,7 @@ struct rt_guide *rt_guide_create(uint64_t seed)
 	g->dir = rt_env_str("SCHEDFUZZ_CORPUS");
 	if (g->dir)
 		load_dir(g, g->dir);
+	import_entries(g); /* a resumed campaign's */
 	return g;
 }
 
@@ -305,6 +333,11 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 			     size_t *size)
 {
 	memset(rt_guide_map, 0, WORDS * sizeof(uint64_t));
+	import_entries(g);
+	/* The directory's entries are run once in the campaign: job j runs
+	 * every njobs-th, and they all mutate them. */
+	while (g->nseeded < g->nloaded && g->nseeded % g->cp->njobs != (uint32_t)g->job)
+		g->nseeded++;
 	if (g->nseeded < g->nloaded) {
 		const struct entry *e = &g->corpus[g->nseeded++];
 		g->arm = SEED;
@@ -363,10 +396,10 @@ bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 	rt_reversals_ran(g->reversals, failed);
 	uint32_t found = 0;
 	for (uint32_t w = 0; w < WORDS; w++) {
-		uint64_t fresh = rt_guide_map[w] & ~g->seen[w];
-		if (fresh) {
+		uint64_t fresh = rt_guide_map[w] & ~__atomic_load_n(&g->seen[w], __ATOMIC_RELAXED);
+		if (fresh) { /* another job may have seen some of them meanwhile */
+			fresh &= ~__atomic_fetch_or(&g->seen[w], fresh, __ATOMIC_RELAXED);
 			found += (uint32_t)__builtin_popcountll(fresh);
-			g->seen[w] |= fresh;
 		}
 	}
 	g->nseen += found;
@@ -381,9 +414,20 @@ bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 	}
 	/* An explicit list has nothing the mutator can vary: the reversal
 	 * arm's are kept for the directory and the fuzzers, not mutated. */
-	if (found && add_entry(g, g->cur, g->cur_size, found, reversal))
+	if (found && add_entry(g, g->cur, g->cur_size, found, reversal)) {
 		save_entry(g, &g->corpus[g->ncorpus - 1]);
+		rt_campaign_publish(g->cp, g->job, g->cur, g->cur_size, found, reversal);
+	}
 	return reversal;
+}
+
+void rt_guide_counts(const struct rt_guide *g, struct rt_guide_counts *out)
+{
+	*out = (struct rt_guide_counts){ .corpus = g->ncorpus, .loaded = g->nloaded };
+	for (int a = 0; a < 4; a++) {
+		out->runs[a] = g->runs[a];
+		out->wins[a] = g->wins[a];
+	}
 }
 
 void rt_guide_summary(const struct rt_guide *g)

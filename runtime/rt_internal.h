@@ -329,6 +329,7 @@ struct rt_result {
 	 * exit): what tells two failures of one kind apart (rt_findings.c). */
 	char detail[256];
 	int32_t exit_code;        /* the status the program exited with (0: none yet) */
+	uint64_t site; /* where it failed, to tell findings apart (rt_report.c) */
 };
 
 struct rt_config {
