@@ -654,9 +654,10 @@ static void progress_say(struct progress *p, uint64_t done, uint64_t runs, uint6
 	uint64_t now = monotonic_ms();
 	if (now < p->next_ms)
 		return;
-	fprintf(stderr, "schedfuzz: %" PRIu64 " of %" PRIu64 " schedules run, %" PRIu64
+	uint64_t ms = now - p->start_ms;
+	fprintf(stderr, "schedfuzz: %" PRIu64 " of %" PRIu64 " schedules run, %.0f/s, %" PRIu64
 			" failing, %" PRIu64 " s\n",
-		done, runs, failures, (now - p->start_ms) / 1000);
+		done, runs, ms ? (double)done * 1000.0 / (double)ms : 0.0, failures, ms / 1000);
 	if (p->every_ms < 300000)
 		p->every_ms *= 2;
 	p->next_ms = now + p->every_ms;
