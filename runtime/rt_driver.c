@@ -785,10 +785,12 @@ static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, c
 		struct rt_finding *f = rt_campaign_finding(cp, rt_finding_key(&c, &first), kind,
 							   rt_describe_child(&c, &first), &mine);
 		if (f && !mine) { /* kept by another job, or an earlier run */
-			if (__atomic_load_n(&f->state, __ATOMIC_ACQUIRE) == FINDING_INDEPENDENT)
-				independent++;
-			else
-				failures++;
+			uint32_t was = rt_campaign_finding_state(f, keep_going);
+			if (was == FINDING_INDEPENDENT) {
+				independent++; /* a leak every schedule shows is searched past */
+				continue;
+			}
+			failures++;
 			if (keep_going)
 				continue;
 			rt_campaign_stop(cp);
@@ -801,8 +803,6 @@ static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, c
 			status = 1;
 			break;
 		}
-		if (!keep_going)
-			rt_campaign_stop(cp); /* the other jobs stop at this failure */
 		if (parallel)
 			rt_campaign_report_begin(cp);
 		rt_campaign_keeping(true);
@@ -833,6 +833,7 @@ static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, c
 		else
 			failures++;
 		if (!keep_going) {
+			rt_campaign_stop(cp); /* the other jobs stop at this failure too */
 			status = 1;
 			break;
 		}

@@ -228,6 +228,7 @@ struct rt_finding *rt_campaign_finding(struct rt_campaign *cp, uint64_t key, uin
 			if (__atomic_compare_exchange_n(&f->key, &expected, key, false,
 							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 				f->kind = kind;
+				f->keeper = getpid();
 				snprintf(f->what, sizeof f->what, "%s", what);
 				__atomic_store_n(&f->state, FINDING_CLAIMED, __ATOMIC_RELEASE);
 				__atomic_fetch_add(&f->count, 1, __ATOMIC_RELAXED);
@@ -242,6 +243,19 @@ struct rt_finding *rt_campaign_finding(struct rt_campaign *cp, uint64_t key, uin
 		}
 	}
 	return NULL;
+}
+
+uint32_t rt_campaign_finding_state(const struct rt_finding *f, bool now)
+{
+	uint32_t state;
+	while ((state = __atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) == FINDING_CLAIMED && !now) {
+		if (signalled && signalled->stop_signal)
+			break;
+		if (f->keeper > 0 && kill(f->keeper, 0) != 0 && errno == ESRCH)
+			return FINDING_UNSAVED; /* its job ended before it was kept */
+		pause_ms(5);
+	}
+	return state;
 }
 
 /* The terminal to one job's report at a time: a report, its replay and

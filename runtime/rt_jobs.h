@@ -49,6 +49,7 @@ struct rt_finding {
 	uint64_t key;    /* 0: a free slot; written once, by the claim */
 	uint32_t kind;   /* enum rt_fail_kind (F_COUNT: seen outside the runtime) */
 	uint32_t state;  /* FINDING_*: claimed, then saved or unsaved */
+	int32_t keeper;  /* the process of the job that claimed it */
 	uint64_t count;  /* schedules that ended in it, in every run of the campaign */
 	char what[200];  /* how it failed, as the report's title says it */
 	char path[1024]; /* where its input is */
@@ -124,6 +125,9 @@ uint64_t rt_finding_key(const struct rt_child *c, const struct rt_result *r);
  * (every failure is then its own). */
 struct rt_finding *rt_campaign_finding(struct rt_campaign *cp, uint64_t key, uint32_t kind,
 				       const char *what, bool *first);
+/* What became of a finding another job claimed: once it is saved (or
+ * found independent of the schedule), unless now, which does not wait. */
+uint32_t rt_campaign_finding_state(const struct rt_finding *f, bool now);
 /* Reports of failures kept, one job at a time on the terminal. */
 void rt_campaign_report_begin(struct rt_campaign *cp);
 void rt_campaign_report_end(struct rt_campaign *cp);

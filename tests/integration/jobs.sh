@@ -6,6 +6,7 @@
 #   clean FIXED     a fixed twin: no failure in 2,000 schedules in all
 #   killed PROG     SIGTERM once a bug is saved: the summary, the bug kept,
 #                   no process of the run left
+#   sync FIXED SEEDS  genomes copied into --corpus DIR during the run are run
 #   resume PROG     --state: a second run goes on (schedule numbers, counts),
 #                   finds the bug again without saving it again; a state
 #                   file of another kind is refused in one line
@@ -123,6 +124,29 @@ resume)
 	[ "$(wc -l <"$WORK/wrong.err")" -eq 1 ] || { cat "$WORK/wrong.err"; fail "not one line"; }
 	has wrong "not a state of schedfuzz run's explorer"
 	echo "resume: counts and schedule numbers go on, nothing saved twice"
+	;;
+sync)
+	# Genomes written into the corpus directory while the run goes on
+	# (another machine's, synced in) are read within 10 s and run.
+	seeds=$3 dir=$WORK/corpus
+	mkdir "$dir"
+	"$SCHEDFUZZ" run -n 100000000 --seed 1 --jobs 2 --keep-going --print-schedule --corpus "$dir" \
+		-o "$WORK/out" -- "$prog" >/dev/null 2>"$WORK/sync.err" &
+	pid=$!
+	sleep 1
+	mkdir "$WORK/new"
+	cp "$seeds"/pct/* "$WORK/new"/
+	for f in "$WORK/new"/*; do cp "$f" "$dir/synced-$(basename "$f")"; done
+	sleep 13
+	kill -TERM $pid
+	wait $pid
+	r=$?
+	[ $r -eq 0 ] || { tail "$WORK/sync.err"; fail "exit $r, expected 0"; }
+	for f in "$WORK/new"/*; do
+		want=$("$SCHEDFUZZ" show "$f" | sed 's/^[^:]*: //')
+		grep -qF -- ": $want" "$WORK/sync.err" || fail "$(basename "$f") ($want) never ran"
+	done
+	echo "sync: $(ls "$WORK/new" | wc -l) genomes written into the corpus meanwhile all ran"
 	;;
 *)
 	fail "unknown case $case_"
