@@ -785,7 +785,7 @@ static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, c
 		struct rt_finding *f = rt_campaign_finding(cp, rt_finding_key(&c, &first), kind,
 							   rt_describe_child(&c, &first), &mine);
 		if (f && !mine) { /* kept by another job, or an earlier run */
-			uint32_t was = rt_campaign_finding_state(f, keep_going);
+			uint32_t was = rt_campaign_finding_state(cp, f, keep_going);
 			if (was == FINDING_INDEPENDENT) {
 				independent++; /* a leak every schedule shows is searched past */
 				continue;

@@ -1,6 +1,6 @@
 /* rt_jobs.c - a campaign of `schedfuzz run` explored by several jobs at
- * once (--jobs N): the jobs, what they share, progress, stopping, the
- * summary.
+ * once (--jobs N): the jobs, the budget, progress, stopping, the summary
+ * (what they hand each other as they run: rt_campaign_shared.c).
  *
  *   SCHEDFUZZ_JOBS=N   jobs (default 1; 0: one per CPU this process may use)
  *   SCHEDFUZZ_STATE=F  the campaign's state: resumed from F if it exists,
@@ -38,7 +38,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cov_hash.h"
 #include "rt_internal.h"
 #include "rt_jobs.h"
 
@@ -183,137 +182,6 @@ void rt_campaign_running(int pid)
 void rt_campaign_keeping(bool keeping)
 {
 	keeping_failure = keeping;
-}
-
-/* ---- findings --------------------------------------------------------------------- */
-
-/* Where a failure happened, as far as it tells bugs apart: the words of
- * an assertion, a sanitizer's summary or an exit name their site; a
- * signal, a misuse or a deadlock its program site (rt_result.site); a
- * hang is one finding wherever the clock stopped it. */
-uint64_t rt_finding_key(const struct rt_child *c, const struct rt_result *r)
-{
-	uint32_t kind = r->fail < F_COUNT ? r->fail : F_COUNT;
-	uint64_t h = cov_hash64(&kind, sizeof kind, 0x66696e64ull /* "find" */);
-	switch (kind) {
-	case F_ASSERT:
-	case F_SANITIZER:
-	case F_LEAK:
-	case F_EXIT:
-		h = cov_hash64(r->detail, strnlen(r->detail, sizeof r->detail), h ^ r->site);
-		break;
-	case F_HANG:
-		break;
-	case F_NONE:
-	case F_COUNT: {
-		const char *what = rt_describe_child(c, r);
-		h = cov_hash64(what, strlen(what), h);
-		break;
-	}
-	default:
-		h = cov_hash64(&r->site, sizeof r->site, h);
-	}
-	return h ? h : 1;
-}
-
-struct rt_finding *rt_campaign_finding(struct rt_campaign *cp, uint64_t key, uint32_t kind,
-				       const char *what, bool *first)
-{
-	*first = false;
-	for (int i = 0; i < RT_MAX_FINDINGS; i++) {
-		struct rt_finding *f = &cp->findings[i];
-		uint64_t k = __atomic_load_n(&f->key, __ATOMIC_ACQUIRE);
-		if (k == 0) {
-			uint64_t expected = 0;
-			if (__atomic_compare_exchange_n(&f->key, &expected, key, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-				f->kind = kind;
-				f->keeper = getpid();
-				snprintf(f->what, sizeof f->what, "%s", what);
-				__atomic_store_n(&f->state, FINDING_CLAIMED, __ATOMIC_RELEASE);
-				__atomic_fetch_add(&f->count, 1, __ATOMIC_RELAXED);
-				*first = true;
-				return f;
-			}
-			k = expected; /* another job took the slot meanwhile */
-		}
-		if (k == key) {
-			__atomic_fetch_add(&f->count, 1, __ATOMIC_RELAXED);
-			return f;
-		}
-	}
-	return NULL;
-}
-
-uint32_t rt_campaign_finding_state(const struct rt_finding *f, bool now)
-{
-	uint32_t state;
-	while ((state = __atomic_load_n(&f->state, __ATOMIC_ACQUIRE)) == FINDING_CLAIMED && !now) {
-		if (signalled && signalled->stop_signal)
-			break;
-		if (f->keeper > 0 && kill(f->keeper, 0) != 0 && errno == ESRCH)
-			return FINDING_UNSAVED; /* its job ended before it was kept */
-		pause_ms(5);
-	}
-	return state;
-}
-
-/* The terminal to one job's report at a time: a report, its replay and
- * its probes are many lines. A job that died holding it frees it. */
-void rt_campaign_report_begin(struct rt_campaign *cp)
-{
-	uint32_t me = (uint32_t)getpid();
-	for (;;) {
-		uint32_t holder = 0;
-		if (__atomic_compare_exchange_n(&cp->reporting, &holder, me, false, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
-			return;
-		if (kill((pid_t)holder, 0) != 0 && errno == ESRCH)
-			__atomic_compare_exchange_n(&cp->reporting, &holder, 0, false,
-						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-		pause_ms(5);
-	}
-}
-
-void rt_campaign_report_end(struct rt_campaign *cp)
-{
-	fflush(NULL);
-	__atomic_store_n(&cp->reporting, 0, __ATOMIC_RELEASE);
-}
-
-/* ---- the corpus log --------------------------------------------------------------- */
-
-static void log_lock(struct rt_campaign *cp)
-{
-	while (__atomic_exchange_n(&cp->log_lock, 1, __ATOMIC_ACQUIRE))
-		sched_yield();
-}
-
-void rt_campaign_publish(struct rt_campaign *cp, int job, const uint8_t *bytes, size_t size,
-			 uint32_t found, bool fixed)
-{
-	uint64_t need = (sizeof(struct rt_log_entry) + size + 7) & ~7ull;
-	log_lock(cp);
-	if (size <= UINT32_MAX && cp->log_used + need <= cp->log_cap) {
-		struct rt_log_entry *e = (struct rt_log_entry *)(cp->log + cp->log_used);
-		*e = (struct rt_log_entry){ .size = (uint32_t)size, .job = job, .found = found,
-					    .fixed = fixed };
-		memcpy(e + 1, bytes, size);
-		cp->log_used += need;
-		__atomic_store_n(&cp->log_count, cp->log_count + 1, __ATOMIC_RELEASE);
-	}
-	__atomic_store_n(&cp->log_lock, 0, __ATOMIC_RELEASE);
-}
-
-bool rt_campaign_entry(const struct rt_campaign *cp, uint64_t *offset, uint32_t i,
-		       const struct rt_log_entry **e, const uint8_t **bytes)
-{
-	if (i >= __atomic_load_n(&cp->log_count, __ATOMIC_ACQUIRE))
-		return false;
-	*e = (const struct rt_log_entry *)(cp->log + *offset);
-	*bytes = (const uint8_t *)(*e + 1);
-	*offset += (sizeof **e + (*e)->size + 7) & ~7ull;
-	return true;
 }
 
 /* ---- the jobs --------------------------------------------------------------------- */

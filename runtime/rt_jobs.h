@@ -127,7 +127,8 @@ struct rt_finding *rt_campaign_finding(struct rt_campaign *cp, uint64_t key, uin
 				       const char *what, bool *first);
 /* What became of a finding another job claimed: once it is saved (or
  * found independent of the schedule), unless now, which does not wait. */
-uint32_t rt_campaign_finding_state(const struct rt_finding *f, bool now);
+uint32_t rt_campaign_finding_state(const struct rt_campaign *cp, const struct rt_finding *f,
+				   bool now);
 /* Reports of failures kept, one job at a time on the terminal. */
 void rt_campaign_report_begin(struct rt_campaign *cp);
 void rt_campaign_report_end(struct rt_campaign *cp);
