@@ -1,6 +1,7 @@
 /* rt_jobs.h - one campaign of `schedfuzz run`, explored by one job or by
- * several at once (--jobs N, rt_jobs.c), and kept in a state file
- * (--state, rt_campaign_state.c).
+ * several at once (--jobs N, rt_jobs.c; what the jobs hand each other as
+ * they run, rt_campaign_shared.c), and kept in a state file (--state,
+ * rt_campaign_state.c).
  *
  * What the jobs share lives in memory mapped before they are forked: the
  * union of the features every schedule showed, the corpus entries each
