@@ -155,6 +155,17 @@ void program_sanitizer_defaults(void)
 	setenv("UBSAN_OPTIONS", opts, 1);
 }
 
+/* SIGINT and SIGTERM while the program runs are passed on to it as
+ * SIGTERM, and we wait for it: its explorer stops every job, keeps what
+ * was found and says so, and nothing of the run is left behind. */
+static volatile pid_t running_program;
+
+static void pass_on(int sig)
+{
+	if (running_program > 0)
+		kill(running_program, SIGTERM);
+}
+
 int program_run(const char *path, char **prog_argv, bool quiet, unsigned timeout)
 {
 	return program_run_to(path, prog_argv, quiet ? "/dev/null" : NULL, timeout);
@@ -205,11 +216,20 @@ int program_run_to(const char *path, char **prog_argv, const char *output, unsig
 		fprintf(stderr, "schedfuzz: cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return status;
+	struct sigaction sa = { .sa_handler = pass_on }, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	running_program = pid;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (old_int.sa_handler == SIG_IGN) /* a background job of a script: it stays so */
+		sigaction(SIGINT, &old_int, NULL);
+	int status, r;
+	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	running_program = 0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return r < 0 ? -1 : status;
 }
 
 unsigned program_count(const char *opt, const char *value)

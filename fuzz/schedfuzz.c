@@ -8,6 +8,7 @@
  *   0 no failure, 1 a failure (found, or replayed), 2 usage or setup error. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,7 +37,8 @@ static void usage(FILE *to)
 		"usage: schedfuzz run [-n RUNS] [-o DIR] [--seed S] [--strategy SPEC] [--keep-going]\n"
 		"                     [--print-schedule] [--max-steps N] [--timeout SEC] [--verbose]\n"
 		"                     [--state FILE] [--corpus DIR] [--exit-ok=CODES] [--no-spurious]\n"
-		"                     [--data FILE] [--no-guide] [--races=MODE] -- PROG [ARGS...]\n"
+		"                     [--data FILE] [--no-guide] [--jobs N] [--races=MODE]\n"
+		"                     -- PROG [ARGS...]\n"
 		"       schedfuzz replay [--record FILE] [--html FILE] [--events N] [--width N]\n"
 		"                        [--timeout SEC] [--races=MODE] INPUT -- PROG [ARGS...]\n"
 		"       schedfuzz min [-o FILE] [--max-runs N] [--timeout SEC] INPUT -- PROG [ARGS...]\n"
@@ -71,6 +73,13 @@ static void usage(FILE *to)
 		"           afresh; --corpus DIR loads and extends the kept genomes (a fuzzing\n"
 		"           corpus). A pinned --strategy is never guided. A long run says how\n"
 		"           far it got after 10 s, then less and less often.\n"
+		"           --jobs N: N explorers at once, each on a CPU of its own (0: one per\n"
+		"           CPU this process may use), sharing features, corpus and findings;\n"
+		"           RUNS counts the schedules of all; each failure of a kind and site\n"
+		"           is saved and replayed once. Sharing makes the run nondeterministic:\n"
+		"           --jobs 1 (the default) is the fixed run. --state FILE keeps the\n"
+		"           campaign in FILE and goes on from it. SIGINT or SIGTERM stops\n"
+		"           every explorer; what was found is kept, and the summary printed.\n"
 		"  replay   run PROG once under the schedule in INPUT, print its report and the\n"
 		"           interleaving in thread lanes (the last N events, default 200, 0 all);\n"
 		"           --html writes it as a timeline page, --record the executed schedule\n"
@@ -137,9 +146,19 @@ static bool exit_codes_valid(const char *s)
 	return true;
 }
 
+/* --jobs 0: the CPUs this process may run on. */
+static unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 1)
+		return 1;
+	return (unsigned)CPU_COUNT(&set);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *out = ".";
+	uint64_t jobs = 1;
 	setenv("SCHEDFUZZ_RUNS", "1000", 1);
 	setenv("SCHEDFUZZ_RACES", "report", 0); /* unless the environment says otherwise */
 	int i;
@@ -179,10 +198,15 @@ static int cmd_run(int argc, char **argv)
 				unsetenv("SCHEDFUZZ_SEARCH");
 			}
 		} else if (!strcmp(a, "--state")) {
+			/* The systematic search's, or the explorer's campaign. */
 			const char *state = argv[i = program_option_value(argc, argv, i)];
 			if (!program_output_file("--state", state))
 				return SETUP;
 			setenv("SCHEDFUZZ_SEARCH_STATE", state, 1);
+			setenv("SCHEDFUZZ_STATE", state, 1);
+		} else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
+			i = program_option_value(argc, argv, i);
+			jobs = program_number(a, argv[i], 0, 256);
 		} else if (!strcmp(a, "--corpus")) {
 			/* Guided exploration's corpus, or dpor+hapset's source. */
 			const char *dir = argv[i = program_option_value(argc, argv, i)];
@@ -227,6 +251,16 @@ static int cmd_run(int argc, char **argv)
 		usage(stderr);
 		return SETUP;
 	}
+	if (jobs == 0)
+		jobs = usable_cpus();
+	if (jobs > 1 && getenv("SCHEDFUZZ_SEARCH")) {
+		fprintf(stderr, "schedfuzz: --jobs %u: a systematic --strategy is one search, run by "
+				"one job\n", (unsigned)jobs);
+		return SETUP;
+	}
+	char njobs[24];
+	snprintf(njobs, sizeof njobs, "%u", (unsigned)jobs);
+	setenv("SCHEDFUZZ_JOBS", njobs, 1);
 	/* Found now, not after a long search: a failure that cannot be saved
 	 * would be lost with its report. */
 	if (!program_output_dir("-o", out))

@@ -79,6 +79,7 @@
 #include "rt_input_hint.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_jobs.h"
 #include "rt_race.h"
 #include "rt_libc.h"
 
@@ -404,6 +405,7 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 		/* An explorer killed takes its schedule along. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != explorer)
 			_exit(RT_EXIT_SETUP);
+		rt_campaign_child_signals();
 		if (quiet_fd >= 0) {
 			dup2(quiet_fd, 1);
 			dup2(quiet_fd, 2);
@@ -428,8 +430,10 @@ struct rt_child rt_run_child(const uint8_t *input, size_t size, int argc, char *
 		keep_frames();
 		longjmp(child_start, 1);
 	}
+	rt_campaign_running(pid);
 	while (waitpid(pid, &c.status, 0) < 0 && errno == EINTR)
 		;
+	rt_campaign_running(0);
 	c.timed_out = WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGALRM;
 	c.setup_error = WIFEXITED(c.status) && WEXITSTATUS(c.status) == RT_EXIT_SETUP &&
 			(shared->exit_code & 0xff) != RT_EXIT_SETUP;
@@ -569,15 +573,20 @@ void rt_show_child_output(int quiet_fd)
 		(void)!write(2, buf, (size_t)n);
 }
 
+/* Where rt_keep_failure saved the last input it kept. */
+static char kept_path[4096];
+
 int rt_keep_failure(const struct rt_child *c, uint64_t index, uint64_t runs, const char *out,
 		    const uint8_t *input, size_t size, int argc, char **argv, char **envp,
 		    struct rt_result *shared, unsigned timeout)
 {
 	struct rt_result first = *shared;
-	char path[4096];
+	char *path = kept_path;
+	path[0] = 0;
 	fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64 " failed: %s\n", index, runs,
 		rt_describe_child(c, &first));
-	if (rt_save_input(out, "crash", input, size, path, sizeof path) != 0) {
+	if (rt_save_input(out, "crash", input, size, path, sizeof kept_path) != 0) {
+		path[0] = 0;
 		/* No file: the first run's report is shown, with the input. */
 		if (rt_kept_output >= 0) {
 			fprintf(stderr, "schedfuzz: the failing run said:\n");
@@ -651,24 +660,57 @@ static void progress_say(struct progress *p, uint64_t done, uint64_t runs, uint6
 	uint64_t now = monotonic_ms();
 	if (now < p->next_ms)
 		return;
-	fprintf(stderr, "schedfuzz: %" PRIu64 " of %" PRIu64 " schedules run, %" PRIu64
+	uint64_t ms = now - p->start_ms;
+	fprintf(stderr, "schedfuzz: %" PRIu64 " of %" PRIu64 " schedules run, %.0f/s, %" PRIu64
 			" failing, %" PRIu64 " s\n",
-		done, runs, failures, (now - p->start_ms) / 1000);
+		done, runs, ms ? (double)done * 1000.0 / (double)ms : 0.0, failures, ms / 1000);
 	if (p->every_ms < 300000)
 		p->every_ms *= 2;
 	p->next_ms = now + p->every_ms;
 }
 
-static int explore(uint64_t runs, int argc, char **argv, char **envp)
+/* The summary of a run of one job (a parallel run's is rt_jobs.c's): true
+ * when it reported a failure (a leak passed over, rt_findings_summary). */
+static bool summarise(const struct rt_campaign *cp, const struct rt_guide *guide,
+		      const struct sf_estimates *est, uint32_t max_threads, uint64_t ran,
+		      uint64_t failures, bool keep_going)
 {
-	uint64_t seed0 = rt_env_u64("SCHEDFUZZ_SEED", 0);
+	if (cp->stop_signal)
+		fprintf(stderr, "schedfuzz: stopped by %s after %" PRIu64 " schedules\n",
+			strsignal(cp->stop_signal), ran);
+	if (!keep_going)
+		return rt_findings_summary(ran, cp->seed, failures, keep_going, true);
+	/* What a paper's bound needs: n, and k (events or lock acquisitions). */
+	fprintf(stderr, "failures: %" PRIu64 "/%" PRIu64 "\n", failures, ran);
+	fprintf(stderr, "threads: %" PRIu32 "\n", max_threads);
+	fprintf(stderr, "events: %" PRIu64 "\n", est->events);
+	fprintf(stderr, "lock_events: %" PRIu64 "\n", est->locks);
+	if (guide)
+		rt_guide_summary(guide);
+	rt_findings_summary(ran, cp->seed, failures, keep_going, true);
+	fflush(stdout);
+	return false;
+}
+
+/* One job of the campaign (rt_jobs.h): schedules from its seed stream,
+ * a fork each, until the budget is spent, a failure is kept (unless
+ * --keep-going) or a signal stops the campaign. A failure of a kind and
+ * site another job (or an earlier run) kept is counted, not kept again. */
+static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, char **envp)
+{
+	bool parallel = cp->njobs > 1;
+	uint64_t seed0 = rt_campaign_job_seed(cp, (unsigned)job);
+	uint64_t runs = cp->runs;
 	unsigned timeout = (unsigned)rt_env_u64("SCHEDFUZZ_TIMEOUT", 30);
 	const char *out = rt_env_str("SCHEDFUZZ_OUT") ? rt_env_str("SCHEDFUZZ_OUT") : ".";
 	bool verbose = rt_env_u64("SCHEDFUZZ_VERBOSE", 0) != 0;
 	bool keep_going = rt_env_u64("SCHEDFUZZ_KEEP_GOING", 0) != 0;
 	bool print_schedule = rt_env_u64("SCHEDFUZZ_PRINT_SCHEDULE", 0) != 0;
+	const char *state = rt_env_str("SCHEDFUZZ_STATE");
+	struct rt_job_slot *slot = &cp->jobs[job];
 	enum rt_race_mode races = rt_race_mode_from_env();
-	rt_race_explore_begin();
+	if (job == 0)
+		rt_race_explore_begin();
 
 	struct rt_result *shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
 					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -681,21 +723,23 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 
 	rt_findings_warm_symbolizer();
 	/* What executions showed so far; it shapes the next plans only. */
-	struct sf_estimates est = { 0 };
-	uint64_t failures = 0, independent = 0;
+	struct sf_estimates est = cp->loaded_est;
+	uint64_t failures = 0, independent = 0, ran = 0;
 	struct rt_async_tally async = { 0 };
 	uint32_t max_threads = 0;
-	bool saved_kind[F_COUNT + 1] = { false };
+	int status = -1;
 	/* Guided (rt_guide.c) unless told otherwise or a strategy is pinned.
 	 * It lives as long as the process: static, so that LeakSanitizer
 	 * (a harness built with ASan) sees it still reachable at the end. */
 	static struct rt_guide *guide;
-	guide = rt_guide_create(seed0);
+	guide = rt_guide_create(seed0, cp, job);
 	uint8_t fresh[SF_GENOME_HEADER];
 	uint64_t started = monotonic_ms();
 	struct progress progress = { started, started + 10000, 10000 };
-	for (uint64_t i = 0; i < runs; i++) {
-		progress_say(&progress, i, runs, failures);
+	uint64_t ticket;
+	for (uint64_t i = slot->first; rt_campaign_claim(cp, &ticket); i++) {
+		if (!parallel)
+			progress_say(&progress, ticket, runs, failures);
 		size_t size = sizeof fresh;
 		const uint8_t *genome = fresh;
 		if (guide)
@@ -707,16 +751,26 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			char text[1024];
 			sf_genome_decode(genome, size, &plan);
 			sf_plan_format(&plan, text, sizeof text);
-			fprintf(stderr, "schedfuzz: schedule %" PRIu64 ": %s\n", i + 1, text);
+			if (parallel)
+				fprintf(stderr, "schedfuzz: job %d schedule %" PRIu64 ": %s\n", job,
+					i + 1, text);
+			else
+				fprintf(stderr, "schedfuzz: schedule %" PRIu64 ": %s\n", i + 1, text);
 		}
 		size_t in_size;
 		const uint8_t *in = explore_input(genome, size, &in_size);
 		struct rt_child c = rt_run_child(in, in_size, argc, argv, envp, shared, quiet,
-					   timeout);
+						 timeout);
+		if (cp->stop_signal)
+			break; /* killed by the stop, or by the same Ctrl-C: no finding */
 		if (c.setup_error) {
 			rt_show_child_output(quiet);
-			return RT_EXIT_SETUP;
+			status = RT_EXIT_SETUP;
+			rt_campaign_stop(cp);
+			break;
 		}
+		ran++;
+		__atomic_store_n(&slot->schedules, i + 1, __ATOMIC_RELAXED);
 		rt_fresh_plan_cost(shared->handoffs);
 		/* A reversal's execution runs threads to their give-way, spins
 		 * included: its event counts would stretch every later plan's
@@ -743,17 +797,50 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 
 		struct rt_result first = *shared;
 		uint32_t kind = first.fail < F_COUNT ? first.fail : F_COUNT;
-		if (keep_going && saved_kind[kind]) {
+		bool mine;
+		struct rt_finding *f = rt_campaign_finding(cp, rt_finding_key(&c, &first), kind,
+							   rt_describe_child(&c, &first), &mine);
+		if (f && !mine) { /* kept by another job, or an earlier run */
+			uint32_t was = rt_campaign_finding_state(cp, f, keep_going);
+			if (was == FINDING_INDEPENDENT) {
+				independent++; /* a leak every schedule shows is searched past */
+				continue;
+			}
 			failures++;
-			continue; /* one saved input per kind of failure */
+			if (keep_going)
+				continue;
+			rt_campaign_stop(cp);
+			if (!parallel && f->path[0]) { /* a resumed campaign's */
+				fprintf(stderr, "schedfuzz: schedule %" PRIu64 " of %" PRIu64
+						" failed: %s, as an earlier run found: %s\n",
+					ticket + 1, runs, f->what, f->path);
+				printf("%s\n", f->path);
+			}
+			status = 1;
+			break;
 		}
-		saved_kind[kind] = true;
-		int k = rt_keep_failure(&c, i + 1, runs, out, in, in_size, argc, argv, envp,
+		if (parallel)
+			rt_campaign_report_begin(cp);
+		rt_campaign_keeping(true);
+		int k = rt_keep_failure(&c, ticket + 1, runs, out, in, in_size, argc, argv, envp,
 					shared, timeout);
-		if (k < 0)
-			return RT_EXIT_SETUP;
-		if (k == 2) {
-			saved_kind[kind] = false; /* another leak is still a finding */
+		rt_campaign_keeping(false);
+		if (f) {
+			snprintf(f->path, sizeof f->path, "%s", kept_path);
+			__atomic_store_n(&f->state,
+					 k < 0	? FINDING_UNSAVED
+					 : k	? FINDING_INDEPENDENT
+						: FINDING_SAVED,
+					 __ATOMIC_RELEASE);
+		}
+		if (parallel)
+			rt_campaign_report_end(cp);
+		if (k < 0) {
+			status = RT_EXIT_SETUP;
+			rt_campaign_stop(cp);
+			break;
+		}
+		if (k == 2) { /* a leak every schedule shows: searched on past */
 			independent++;
 			continue;
 		}
@@ -761,27 +848,51 @@ static int explore(uint64_t runs, int argc, char **argv, char **envp)
 			independent++;
 		else
 			failures++;
-		if (!keep_going)
-			return 1;
+		if (!keep_going) {
+			rt_campaign_stop(cp); /* the other jobs stop at this failure too */
+			status = 1;
+			break;
+		}
 	}
-	rt_async_say(&async, runs);
-	rt_race_summary(runs);
-	if (keep_going) {
-		/* What a paper's bound needs: n, and k (events or lock acquisitions). */
-		fprintf(stderr, "failures: %" PRIu64 "/%" PRIu64 "\n", failures, runs);
-		fprintf(stderr, "threads: %" PRIu32 "\n", max_threads);
-		fprintf(stderr, "events: %" PRIu64 "\n", est.events);
-		fprintf(stderr, "lock_events: %" PRIu64 "\n", est.locks);
-		if (guide)
-			rt_guide_summary(guide);
-		rt_findings_summary(runs, seed0, failures, keep_going, true);
-		fflush(stdout);
+	slot->failures = failures;
+	slot->independent = independent;
+	slot->threads = max_threads;
+	slot->est = est;
+	if (guide)
+		rt_guide_counts(guide, &slot->guide);
+	__atomic_store_n(&slot->done, 1, __ATOMIC_RELEASE);
+	if (parallel)
+		return status < 0 ? 0 : status;
+	if (status == RT_EXIT_SETUP)
+		return status;
+	rt_async_say(&async, ran);
+	rt_race_summary(ran);
+	bool leak_said = status < 0 &&
+			 summarise(cp, guide, &est, max_threads, ran, failures, keep_going);
+	if (state && !rt_campaign_save(cp, state))
+		return RT_EXIT_SETUP;
+	if (status >= 0)
+		return status;
+	if (keep_going)
 		return failures || independent || rt_race_kept() ? 1 : 0;
+	return leak_said || rt_race_kept() ? 1 : 0;
+}
+
+static int explore(uint64_t runs, int argc, char **argv, char **envp)
+{
+	struct rt_campaign *cp = rt_campaign_create(runs, rt_env_u64("SCHEDFUZZ_SEED", 0));
+	if (!cp)
+		return RT_EXIT_SETUP;
+	if (cp->njobs == 1) {
+		rt_campaign_signals(cp);
+		return explore_job(cp, 0, argc, argv, envp);
 	}
-	return rt_findings_summary(runs, seed0, failures, keep_going, !rt_race_kept()) ||
-			       rt_race_kept()
-		       ? 1
-		       : 0;
+	int job = rt_campaign_fork(cp);
+	if (job < 0)
+		return rt_campaign_finish(cp, rt_env_u64("SCHEDFUZZ_KEEP_GOING", 0) != 0);
+	int status = explore_job(cp, job, argc, argv, envp);
+	fflush(NULL);
+	_exit(status);
 }
 
 /* What every execution would otherwise do afresh in its forked child,

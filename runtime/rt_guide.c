@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cov_hash.h"
@@ -44,6 +45,7 @@
 #include "rng.h"
 #include "rt_guide.h"
 #include "rt_internal.h"
+#include "rt_jobs.h"
 #include "rt_libc.h"
 #include "rt_reversals.h"
 
@@ -55,6 +57,7 @@ uint64_t *rt_guide_map;
 /* Schedules that are all fresh plans, the same as unguided exploration's:
  * most bugs fall to one of the first few, and the corpus needs them first. */
 #define WARMUP 16
+#define SYNC_MS 10000 /* how often the corpus directory is read again */
 
 enum arm { SEED, EXPLORE, EXPLOIT, REVERSE };
 
@@ -70,13 +73,23 @@ struct entry {
 struct rt_guide {
 	uint64_t seed;
 	struct sf_rng rng;
-	uint64_t *seen; /* union of every schedule's features */
+	uint64_t *seen; /* union of every schedule's features, the campaign's */
 	uint64_t nseen;
 	struct entry *corpus;
 	uint32_t ncorpus, cap;
 	uint32_t nmutable; /* entries that are not fixed */
 	uint32_t nloaded, nseeded; /* loaded from the directory; run so far */
 	const char *dir;
+	/* The directory as others write it (another machine's copy synced
+	 * in, a fuzzer on the same corpus): the names read so far (hashes,
+	 * open addressing), when it is looked at next, and the entries found
+	 * there since the start, to be run once. */
+	uint64_t *names;
+	uint32_t nnames, names_cap;
+	uint64_t next_sync_ms;
+	uint32_t *pending;
+	uint32_t npending, pending_cap;
+	int64_t running_seed; /* the corpus entry the SEED arm runs */
 
 	/* The schedule being run. */
 	uint8_t *cur;
@@ -85,6 +98,13 @@ struct rt_guide {
 	uint64_t explored; /* fresh plans so far */
 
 	struct rt_reversals *reversals; /* NULL: no reversal arm */
+
+	/* The campaign (rt_jobs.c): this job's index, and how far into
+	 * the log of the entries other jobs kept it has read. */
+	struct rt_campaign *cp;
+	int job;
+	uint32_t log_read;
+	uint64_t log_at;
 
 	double yield[4];   /* EXPLORE, EXPLOIT: decayed share of new-feature schedules */
 	uint64_t runs[4], wins[4];
@@ -134,8 +154,53 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every regular file of dir, in name order (the same order in every run). */
-static void load_dir(struct rt_guide *g, const char *dir)
+/* Is name new? It is then known from now on. */
+static bool new_name(struct rt_guide *g, const char *name)
+{
+	if (g->nnames * 2 >= g->names_cap) {
+		uint32_t cap = g->names_cap ? g->names_cap * 2 : 1024;
+		uint64_t *t = calloc(cap, sizeof *t);
+		if (!t)
+			return true;
+		for (uint32_t i = 0; i < g->names_cap; i++) {
+			if (!g->names[i])
+				continue;
+			uint32_t j = (uint32_t)g->names[i] & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = g->names[i];
+		}
+		free(g->names);
+		g->names = t;
+		g->names_cap = cap;
+	}
+	uint64_t h = cov_hash64(name, strlen(name), 0) | 1;
+	uint32_t j = (uint32_t)h & (g->names_cap - 1);
+	for (; g->names[j]; j = (j + 1) & (g->names_cap - 1))
+		if (g->names[j] == h)
+			return false;
+	g->names[j] = h;
+	g->nnames++;
+	return true;
+}
+
+static void queue_pending(struct rt_guide *g, uint32_t index)
+{
+	if (g->npending == g->pending_cap) {
+		uint32_t cap = g->pending_cap ? g->pending_cap * 2 : 64;
+		uint32_t *p = realloc(g->pending, cap * sizeof *p);
+		if (!p)
+			return;
+		g->pending = p;
+		g->pending_cap = cap;
+	}
+	g->pending[g->npending++] = index;
+}
+
+/* Every regular file of dir not read before, in name order (the same order
+ * in every run). At the start they are the loaded entries; later (sync),
+ * each new one is queued to run once and handed to the other jobs. */
+static void load_dir(struct rt_guide *g, const char *dir, bool later)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -147,7 +212,7 @@ static void load_dir(struct rt_guide *g, const char *dir)
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || !new_name(g, e->d_name))
 			continue;
 		if (n == cap) {
 			char **p = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *p);
@@ -175,14 +240,40 @@ static void load_dir(struct rt_guide *g, const char *dir)
 			fclose(f);
 			struct sf_plan plan;
 			sf_genome_decode(buf, size, &plan);
-			add_entry(g, buf, size, 0, plan.kind == SF_KIND_EXPLICIT);
+			bool fixed = plan.kind == SF_KIND_EXPLICIT;
+			if (add_entry(g, buf, size, 0, fixed) && later) {
+				queue_pending(g, g->ncorpus - 1);
+				rt_campaign_publish(g->cp, g->job, buf, size, 0, fixed);
+			}
 		}
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	free(buf);
-	g->nloaded = g->ncorpus;
+	if (!later)
+		g->nloaded = g->ncorpus;
+}
+
+static uint64_t clock_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The directory again, every SYNC_MS, by job 0 (its entries reach the
+ * other jobs through the campaign's log): what others wrote there
+ * meanwhile, as afl-fuzz's -M/-S instances read each other's queues. */
+static void sync_dir(struct rt_guide *g)
+{
+	if (!g->dir || g->job != 0)
+		return;
+	uint64_t now = clock_ms();
+	if (now < g->next_sync_ms)
+		return;
+	g->next_sync_ms = now + SYNC_MS;
+	load_dir(g, g->dir, true);
 }
 
 /* A new entry into the directory, named by its hash as the fuzzers name
@@ -204,21 +295,40 @@ static void save_entry(const struct rt_guide *g, const struct entry *e)
 	}
 }
 
+/* ---- the campaign's other jobs ------------------------------------------------------- */
+
+/* Entries other jobs (or an earlier run: the state) kept since the last
+ * look: into the corpus, to be mutated like ours, not run again (their
+ * features are in the shared union already). */
+static void import_entries(struct rt_guide *g)
+{
+	const struct rt_log_entry *e;
+	const uint8_t *bytes;
+	while (rt_campaign_entry(g->cp, &g->log_at, g->log_read, &e, &bytes)) {
+		g->log_read++;
+		if (e->job != g->job)
+			add_entry(g, bytes, e->size, e->found, e->fixed);
+	}
+}
+
 /* ---- the loop ------------------------------------------------------------------------ */
 
-struct rt_guide *rt_guide_create(uint64_t seed)
+struct rt_guide *rt_guide_create(uint64_t seed, struct rt_campaign *cp, int job)
 {
 	if (rt_env_u64("SCHEDFUZZ_GUIDE", 1) == 0 || rt.cfg.pinned || !rt.cfg.coverage)
 		return NULL;
 	struct rt_guide *g = calloc(1, sizeof *g);
 	void *map = mmap(NULL, WORDS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (!g || map == MAP_FAILED || !(g->seen = calloc(WORDS, sizeof(uint64_t)))) {
+	if (!g || map == MAP_FAILED) {
 		free(g);
 		return NULL; /* unguided, rather than not at all */
 	}
 	rt_guide_map = map;
 	g->seed = seed;
+	g->cp = cp;
+	g->job = job;
+	g->seen = cp->seen;
 	sf_rng_seed(&g->rng, seed ^ 0x6775696465ull /* "guide" */);
 	/* Exploitation must earn its share: most bugs fall to the first few
 	 * fresh plans, before a corpus can say much. */
@@ -226,8 +336,11 @@ struct rt_guide *rt_guide_create(uint64_t seed)
 	g->yield[EXPLOIT] = 0.2;
 	g->reversals = rt_reversals_create();
 	g->dir = rt_env_str("SCHEDFUZZ_CORPUS");
+	g->running_seed = -1;
+	g->next_sync_ms = clock_ms() + SYNC_MS;
 	if (g->dir)
-		load_dir(g, g->dir);
+		load_dir(g, g->dir, false);
+	import_entries(g); /* a resumed campaign's */
 	return g;
 }
 
@@ -305,9 +418,21 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 			     size_t *size)
 {
 	memset(rt_guide_map, 0, WORDS * sizeof(uint64_t));
-	if (g->nseeded < g->nloaded) {
-		const struct entry *e = &g->corpus[g->nseeded++];
+	import_entries(g);
+	sync_dir(g);
+	/* The directory's entries are run once in the campaign: job j runs
+	 * every njobs-th, and they all mutate them. */
+	while (g->nseeded < g->nloaded && g->nseeded % g->cp->njobs != (uint32_t)g->job)
+		g->nseeded++;
+	int64_t seed_entry = -1;
+	if (g->nseeded < g->nloaded)
+		seed_entry = g->nseeded++;
+	else if (g->npending)
+		seed_entry = g->pending[--g->npending];
+	if (seed_entry >= 0) {
+		const struct entry *e = &g->corpus[seed_entry];
 		g->arm = SEED;
+		g->running_seed = seed_entry;
 		if (set_current(g, e->bytes, e->size)) {
 			*size = g->cur_size;
 			return g->cur;
@@ -363,10 +488,10 @@ bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 	rt_reversals_ran(g->reversals, failed);
 	uint32_t found = 0;
 	for (uint32_t w = 0; w < WORDS; w++) {
-		uint64_t fresh = rt_guide_map[w] & ~g->seen[w];
-		if (fresh) {
+		uint64_t fresh = rt_guide_map[w] & ~__atomic_load_n(&g->seen[w], __ATOMIC_RELAXED);
+		if (fresh) { /* another job may have seen some of them meanwhile */
+			fresh &= ~__atomic_fetch_or(&g->seen[w], fresh, __ATOMIC_RELAXED);
 			found += (uint32_t)__builtin_popcountll(fresh);
-			g->seen[w] |= fresh;
 		}
 	}
 	g->nseen += found;
@@ -376,14 +501,25 @@ bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads)
 	if (g->arm == EXPLORE || g->arm == EXPLOIT)
 		g->yield[g->arm] = DECAY * g->yield[g->arm] + (1 - DECAY) * (found ? 1.0 : 0.0);
 	if (g->arm == SEED) { /* a loaded entry: in the corpus already */
-		g->corpus[g->nseeded - 1].found = found;
+		g->corpus[g->running_seed].found = found;
 		return false;
 	}
 	/* An explicit list has nothing the mutator can vary: the reversal
 	 * arm's are kept for the directory and the fuzzers, not mutated. */
-	if (found && add_entry(g, g->cur, g->cur_size, found, reversal))
+	if (found && add_entry(g, g->cur, g->cur_size, found, reversal)) {
 		save_entry(g, &g->corpus[g->ncorpus - 1]);
+		rt_campaign_publish(g->cp, g->job, g->cur, g->cur_size, found, reversal);
+	}
 	return reversal;
+}
+
+void rt_guide_counts(const struct rt_guide *g, struct rt_guide_counts *out)
+{
+	*out = (struct rt_guide_counts){ .corpus = g->ncorpus, .loaded = g->nloaded };
+	for (int a = 0; a < 4; a++) {
+		out->runs[a] = g->runs[a];
+		out->wins[a] = g->wins[a];
+	}
 }
 
 void rt_guide_summary(const struct rt_guide *g)

@@ -21,11 +21,14 @@
 extern uint64_t *rt_guide_map __attribute__((visibility("hidden")));
 
 struct rt_guide;
+struct rt_campaign;
+struct rt_guide_counts;
 
-/* The guide for this exploration, or NULL when exploration is unguided:
- * SCHEDFUZZ_GUIDE=0, a pinned strategy, coverage off, or no memory. Loads
- * the genomes in SCHEDFUZZ_CORPUS (a directory) if set. */
-struct rt_guide *rt_guide_create(uint64_t seed);
+/* The guide of job number job of the campaign cp (rt_jobs.h), or NULL when
+ * exploration is unguided: SCHEDFUZZ_GUIDE=0, a pinned strategy, coverage
+ * off, or no memory. Loads the genomes in SCHEDFUZZ_CORPUS (a directory)
+ * if set, and the entries of a resumed campaign. */
+struct rt_guide *rt_guide_create(uint64_t seed, struct rt_campaign *cp, int job);
 /* Schedule index i (0-based): a corpus entry loaded at the start, a fresh
  * plan of the portfolio, or a mutant of a corpus entry. Valid until the
  * next call. */
@@ -38,6 +41,8 @@ const uint8_t *rt_guide_next(struct rt_guide *g, uint64_t i, const struct sf_est
 bool rt_guide_learn(struct rt_guide *g, bool failed, uint32_t threads);
 /* One line on what guidance did, for --keep-going's summary. */
 void rt_guide_summary(const struct rt_guide *g);
+/* The same, as numbers a parallel run sums over its jobs. */
+void rt_guide_counts(const struct rt_guide *g, struct rt_guide_counts *out);
 
 /* The explorer's fresh plan from seed (rt_driver.c): the walk's or the
  * portfolio's next, by what each has cost so far; and the cost of the

@@ -330,6 +330,7 @@ struct rt_result {
 	 * exit): what tells two failures of one kind apart (rt_findings.c). */
 	char detail[256];
 	int32_t exit_code;        /* the status the program exited with (0: none yet) */
+	uint64_t site; /* where it failed, to tell findings apart (rt_report.c) */
 	/* Data races reported (rt_race.h): how many pairs of sites, and the
 	 * first pair's key. */
 	uint32_t races;

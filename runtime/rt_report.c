@@ -24,6 +24,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cov_hash.h"
 #include "rt_anchor.h"
 #include "rt_describe.h"
 #include "rt_internal.h"
@@ -684,6 +685,24 @@ static void copy_detail(char *to, const char *msg, size_t cap)
 	to[i] = 0;
 }
 
+/* Where a failure happened, the same in every process of one binary: the
+ * report's site as an offset into the executable; for a deadlock, the
+ * sites where its threads wait, in whatever order they blocked. */
+static uint64_t failure_site(enum rt_fail_kind kind, const void *site)
+{
+	if (kind != F_DEADLOCK)
+		return site ? (uint64_t)((uintptr_t)site - rt.exe_bias) : 0;
+	uint64_t sum = 0;
+	for (int i = 0; i < rt.nthreads; i++) {
+		const struct rt_thread *t = &rt.threads[i];
+		if (t->state == T_LIVE && t->wait != W_NONE) {
+			uint64_t at = (uint64_t)((uintptr_t)t->wait_site - rt.exe_bias);
+			sum += cov_hash64(&at, sizeof at, 0);
+		}
+	}
+	return sum;
+}
+
 static void report_once(enum rt_fail_kind kind, const void *site, const char *msg)
 {
 	rt.reported = true; /* first: a failure while reporting must not report again */
@@ -691,6 +710,7 @@ static void report_once(enum rt_fail_kind kind, const void *site, const char *ms
 	if (rt.result) {
 		publish_counts(kind);
 		copy_detail(rt.result->detail, msg, sizeof rt.result->detail);
+		rt.result->site = failure_site(kind, site);
 	}
 	report(kind, site, msg);
 	if (rt.result)
