@@ -29,6 +29,7 @@
 #include "rt_describe.h"
 #include "rt_internal.h"
 #include "rt_observer.h"
+#include "rt_race.h"
 #include "rt_warn.h"
 
 const char *const rt_fail_names[F_COUNT] = {
@@ -561,8 +562,9 @@ static void print_footer(void)
 			    : rt.cfg.input_path	    ? rt.cfg.input_path
 			    : rt_artifact_path(saved, sizeof saved) ? saved
 								    : "<saved input>";
-	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay ",
-		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "");
+	fprintf(stderr, "==schedfuzz== replay: %s%s%sschedfuzz replay %s",
+		pin ? "SCHEDFUZZ_STRATEGY=" : "", pin ? pin : "", pin ? " " : "",
+		rt_race.mode == RT_RACES_FAIL ? "--races=fail " : "");
 	print_word(input);
 	fputs(" -- ", stderr);
 	print_program();
