@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_libc.h"
 #include "cov_hash.h"
 #include "rt_internal.h"
 #include "rt_jobs.h"

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_libc.h"
 #include "rt_internal.h"
 #include "rt_jobs.h"
 

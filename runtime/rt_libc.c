@@ -32,6 +32,9 @@ FORWARD(int, sigprocmask, (int how, const sigset_t *set, sigset_t *old), (how, s
 FORWARD(int, pthread_sigmask, (int how, const sigset_t *set, sigset_t *old), (how, set, old))
 FORWARD(int, sigtimedwait, (const sigset_t *set, siginfo_t *info, const struct timespec *t),
 	(set, info, t))
+FORWARD(int, kill, (pid_t pid, int sig), (pid, sig))
+FORWARD(int, nanosleep, (const struct timespec *t, struct timespec *rem), (t, rem))
+FORWARD(int, sched_yield, (void), ())
 
 /* The runtime's own clone (the symbolizer's child) passes no thread ids
  * and no TLS; its own syscall passes at most six arguments. */

@@ -15,8 +15,10 @@
 #define SCHEDFUZZ_RT_LIBC_H
 
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Full prototypes, not __typeof__: pipe2 and clone are declared only
@@ -36,6 +38,9 @@ extern int pthread_sigmask(int, const sigset_t *, sigset_t *) RT_LIBC(pthread_si
 extern int sigtimedwait(const sigset_t *, siginfo_t *, const struct timespec *)
 	RT_LIBC(sigtimedwait);
 extern long syscall(long, ...) RT_LIBC(syscall);
+extern int kill(pid_t, int) RT_LIBC(kill);
+extern int nanosleep(const struct timespec *, struct timespec *) RT_LIBC(nanosleep);
+extern int sched_yield(void) RT_LIBC(sched_yield);
 #undef RT_LIBC
 
 #endif

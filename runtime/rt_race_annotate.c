@@ -3,9 +3,10 @@
  * and After, AnnotateBenignRace(Sized), AnnotateIgnore{Reads,Writes}Begin
  * and End) and the __tsan_acquire/__tsan_release interface.
  *
- * They are weak, as the dynamic_annotations.c that projects carry defines
- * them: a program's own definitions (no-ops for builds without a race
- * detector) win the link and switch them off, as they would with TSan. */
+ * The annotations are weak, as the dynamic_annotations.c that projects
+ * carry defines them: a program's own definitions (no-ops for builds
+ * without a race detector) win the link and switch them off, as they
+ * would with TSan. */
 #include "rt_race.h"
 
 #define WEAK RT_EXPORT __attribute__((weak))
@@ -45,45 +46,66 @@ static struct rt_thread *modelled(void)
 	return self && rt.active ? self : NULL;
 }
 
-WEAK void AnnotateHappensBefore(const char *file, int line, const volatile void *addr)
+/* The exported names call these, never each other: a program that
+ * defines one of the weak names takes that one alone. */
+static void happens_before(const volatile void *addr)
 {
-	(void)file, (void)line;
 	struct rt_thread *self = modelled();
 	if (self)
 		rt_race_release(self, (uintptr_t)addr);
 }
 
-WEAK void AnnotateHappensAfter(const char *file, int line, const volatile void *addr)
+static void happens_after(const volatile void *addr)
 {
-	(void)file, (void)line;
 	struct rt_thread *self = modelled();
 	if (self)
 		rt_race_acquire(self, (uintptr_t)addr);
 }
 
-WEAK void __tsan_release(void *addr)
+static void benign_range(const volatile void *addr, size_t size)
 {
-	AnnotateHappensBefore(NULL, 0, addr);
+	uintptr_t lo = (uintptr_t)addr;
+	if (nbenign < BENIGN && size) {
+		benign[nbenign].lo = lo;
+		benign[nbenign++].hi = lo + size;
+	}
 }
 
-WEAK void __tsan_acquire(void *addr)
+WEAK void AnnotateHappensBefore(const char *file, int line, const volatile void *addr)
 {
-	AnnotateHappensAfter(NULL, 0, addr);
+	(void)file, (void)line;
+	happens_before(addr);
+}
+
+WEAK void AnnotateHappensAfter(const char *file, int line, const volatile void *addr)
+{
+	(void)file, (void)line;
+	happens_after(addr);
+}
+
+/* The TSan interface is ours, as the rest of it is (rt_abi.c): strong. */
+RT_EXPORT void __tsan_release(void *addr)
+{
+	happens_before(addr);
+}
+
+RT_EXPORT void __tsan_acquire(void *addr)
+{
+	happens_after(addr);
 }
 
 WEAK void AnnotateBenignRaceSized(const char *file, int line, const volatile void *addr,
 				  size_t size, const char *description)
 {
 	(void)file, (void)line, (void)description;
-	uintptr_t lo = (uintptr_t)addr;
-	if (nbenign < BENIGN && size)
-		benign[nbenign++].lo = lo, benign[nbenign - 1].hi = lo + size;
+	benign_range(addr, size);
 }
 
 WEAK void AnnotateBenignRace(const char *file, int line, const volatile void *addr,
 			     const char *description)
 {
-	AnnotateBenignRaceSized(file, line, addr, 1, description);
+	(void)file, (void)line, (void)description;
+	benign_range(addr, 1);
 }
 
 static void ignore(bool write, int delta)

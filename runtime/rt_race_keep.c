@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_libc.h"
 #include "rt_race.h"
 
 #define KEPT 4096
