@@ -827,8 +827,6 @@ static RT_NOINLINE void shared_point_slow(struct rt_thread *self, uintptr_t addr
 	rt_own_share(addr, size);
 	point(self, ev, addr, NULL, size, site);
 	after_shared(self, ev, addr);
-	if (ev == EV_READ || ev == EV_WRITE) /* a volatile access is a plain one to C11 */
-		rt_race_access(self, addr, size, ev == EV_WRITE, site);
 }
 
 /* Its common case, memory shared already and nothing to do at the point
@@ -844,8 +842,6 @@ static inline __attribute__((always_inline)) void shared_point(struct rt_thread 
 	}
 	log_event(self, ev, addr, NULL, size, site);
 	after_shared(self, ev, addr);
-	if (ev == EV_READ || ev == EV_WRITE)
-		rt_race_access(self, addr, size, ev == EV_WRITE, site);
 }
 
 /* The TSan ABI's volatile access hooks (rt_abi.c has the others). A
@@ -854,7 +850,8 @@ static inline __attribute__((always_inline)) void shared_point(struct rt_thread 
  * node on the waiter's stack, as an MCS lock has). They are here, in the
  * runtime's section, rather than with the other hooks: every one of them
  * is a point, and here the access's size folds into shared_point's tests
- * (hook_ns). */
+ * (hook_ns). The race detector leaves them out, as the kernel's KCSAN
+ * does: a volatile access is marked shared on purpose (docs/races.md). */
 static inline __attribute__((always_inline)) void volatile_access(const volatile void *p,
 								   uint32_t size, enum rt_ev ev,
 								   const void *site)

@@ -37,7 +37,11 @@ static void buffer_put(struct buffer *b)
 static void *user(void *arg)
 {
 	struct buffer *b = arg;
+#ifdef FIXED /* both users write it: a plain store would race */
+	__atomic_store_n(&b->data[0], 'x', __ATOMIC_RELAXED);
+#else
 	b->data[0] = 'x';
+#endif
 	buffer_put(b);
 	return NULL;
 }
