@@ -25,6 +25,14 @@ int program_option_value(int argc, char **argv, int i)
 	return i + 1;
 }
 
+void program_races_default(void)
+{
+	if (getenv("SCHEDFUZZ_RACES"))
+		return;
+	setenv("SCHEDFUZZ_RACES", "report", 1);
+	setenv("SCHEDFUZZ_RACES_DEFAULT", "1", 1);
+}
+
 int program_races_option(int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *mode;
@@ -39,6 +47,7 @@ int program_races_option(int argc, char **argv, int *i)
 		exit(SETUP);
 	}
 	setenv("SCHEDFUZZ_RACES", mode, 1);
+	unsetenv("SCHEDFUZZ_RACES_DEFAULT");
 	return 1;
 }
 

@@ -252,7 +252,7 @@ int cmd_replay(int argc, char **argv)
 {
 	const char *input = NULL, *record = NULL, *html = NULL;
 	unsigned events = DEFAULT_EVENTS;
-	setenv("SCHEDFUZZ_RACES", "report", 0); /* as run's default */
+	program_races_default();
 	unsigned timeout = 0;
 	int width = 0; /* of a lane: 0 fits the text (and the terminal) */
 	int i;

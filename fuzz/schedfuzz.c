@@ -160,7 +160,7 @@ static int cmd_run(int argc, char **argv)
 	const char *out = ".";
 	uint64_t jobs = 1;
 	setenv("SCHEDFUZZ_RUNS", "1000", 1);
-	setenv("SCHEDFUZZ_RACES", "report", 0); /* unless the environment says otherwise */
+	program_races_default();
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *a = argv[i];

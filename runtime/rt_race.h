@@ -44,6 +44,8 @@ extern struct rt_race_state rt_race RT_HIDDEN;
 
 /* ---- rt_race_clock.c: happens-before -------------------------------------- */
 
+/* Built beside ASan: no detection (its callbacks cannot tell atomics). */
+RT_HIDDEN bool rt_race_beside_asan(void);
 /* A new execution: SCHEDFUZZ_RACES read once, clocks and tables empty. */
 RT_HIDDEN void rt_race_begin(void);
 RT_HIDDEN void rt_race_acquire_slow(struct rt_thread *self, uintptr_t key);

@@ -119,6 +119,15 @@ static void tick(int s)
 	clocks[s][s] = ++own[s];
 }
 
+bool rt_race_beside_asan(void)
+{
+#ifdef RT_BESIDE_ASAN
+	return true;
+#else
+	return false;
+#endif
+}
+
 void rt_race_begin(void)
 {
 	static bool read_env;
@@ -129,8 +138,11 @@ void rt_race_begin(void)
 	/* The ownership shadow is what shows the accesses: without it, no
 	 * detection (SCHEDFUZZ_MEMORY=0). An OpenMP runtime orders its threads
 	 * with atomics and spins built without us: every access of a parallel
-	 * region would race with its setup (rt_race_keep.c says so once). */
-	rt_race.on = rt_race.mode != RT_RACES_OFF && rt.cfg.memory_points && !rt_openmp_present();
+	 * region would race with its setup (rt_race_keep.c says so once). In
+	 * the ASan mode the load and store callbacks see atomics as plain
+	 * accesses too: every atomic would race. */
+	rt_race.on = rt_race.mode != RT_RACES_OFF && rt.cfg.memory_points && !rt_openmp_present() &&
+		     !rt_race_beside_asan();
 	if (rt_race.hw) { /* an earlier execution in this process */
 		for (uint32_t s = 0; s < rt_race.hw; s++) {
 			rt_memset(clocks[s], 0, sizeof clocks[s]);

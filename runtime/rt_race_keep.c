@@ -39,9 +39,15 @@ static bool seen(uint64_t key)
 
 void rt_race_explore_begin(void)
 {
-	if (rt_race_mode_from_env() != RT_RACES_OFF && rt_openmp_present())
+	/* Said when asked for (--races, SCHEDFUZZ_RACES), not by default. */
+	if (rt_race_mode_from_env() == RT_RACES_OFF || rt_env_u64("SCHEDFUZZ_RACES_DEFAULT", 0))
+		return;
+	if (rt_openmp_present())
 		fprintf(stderr, "schedfuzz: no data race detection in this program: its OpenMP "
 				"runtime orders its threads where schedfuzz cannot see\n");
+	else if (rt_race_beside_asan())
+		fprintf(stderr, "schedfuzz: no data race detection in the ASan mode: its load "
+				"and store callbacks cannot tell atomic accesses from plain ones\n");
 }
 
 bool rt_race_keep(const struct rt_result *r, uint64_t index, const uint8_t *input, size_t size,
