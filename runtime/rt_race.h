@@ -165,6 +165,8 @@ RT_HIDDEN void rt_race_ignore_thread(int delta);
 struct rt_sym;
 RT_HIDDEN const char *rt_race_suppressed(const uintptr_t *pcs, const struct rt_sym *syms,
 					 const int *first, const int *count);
+/* Some suppression rule was given. */
+RT_HIDDEN bool rt_race_suppressions_any(void);
 /* TSan's pattern: '*' any run, '^' and '$' anchors, else a substring. */
 RT_HIDDEN bool rt_race_pattern_matches(const char *pattern, const char *s);
 

@@ -287,11 +287,18 @@ void rt_race_found(struct rt_thread *self, uintptr_t addr, const struct rt_race_
 		pairs[npairs++] = key;
 	if (rt_race_benign(addr))
 		return;
-	struct rt_thread *own = rt_own_work_begin();
-	bool reported = report(self, addr, prev, now, key);
-	rt_own_work_end(own);
-	if (!reported)
-		return;
+	/* A quiet child of `run` in report mode: the explorer replays the
+	 * schedule with its output shown if the pair is new to it, so the
+	 * report (a symbolizer started for each schedule that races) is left
+	 * to that replay, unless a suppression must read the frames. */
+	bool leave_to_replay = rt.cfg.brief && rt_race.mode == RT_RACES_REPORT && !rt_race_suppressions_any();
+	if (!leave_to_replay) {
+		struct rt_thread *own = rt_own_work_begin();
+		bool reported = report(self, addr, prev, now, key);
+		rt_own_work_end(own);
+		if (!reported)
+			return;
+	}
 	if (rt.result) {
 		if (!rt.result->races)
 			rt.result->race_key = key;

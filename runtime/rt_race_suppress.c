@@ -119,6 +119,12 @@ static void load(void)
 	}
 }
 
+bool rt_race_suppressions_any(void)
+{
+	load();
+	return nrules > 0;
+}
+
 static const char *module_of(uintptr_t pc)
 {
 	Dl_info info;
