@@ -72,8 +72,10 @@ static void grow(void)
 static uint32_t *new_clock(void)
 {
 	if (arena_used == arena_cap) {
-		/* Address space only: a clock's pages come as they are used. */
-		arena_cap = (size_t)1 << 20;
+		/* Address space only: a clock's pages come as they are used. A
+		 * full chunk stays (its clocks are in the table); a new one
+		 * follows. */
+		arena_cap = (size_t)1 << 14;
 		arena = map(arena_cap * NT * sizeof(uint32_t));
 		arena_used = 0;
 	}
@@ -188,7 +190,7 @@ void rt_race_sync_slow(struct rt_thread *self, uintptr_t key)
 
 void rt_race_created(struct rt_thread *self, struct rt_thread *t)
 {
-	if (!rt_race.on)
+	if (!rt_race.on || !self)
 		return;
 	int s = t->slot;
 	if ((uint32_t)s >= rt_race.hw)
