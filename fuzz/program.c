@@ -29,7 +29,7 @@ void program_races_default(void)
 {
 	if (getenv("SCHEDFUZZ_RACES"))
 		return;
-	setenv("SCHEDFUZZ_RACES", "report", 1);
+	setenv("SCHEDFUZZ_RACES", "off", 1);
 	setenv("SCHEDFUZZ_RACES_DEFAULT", "1", 1);
 }
 

@@ -18,7 +18,7 @@ bool program_numeric(const char *s);
  * SCHEDFUZZ_RACES and moves *i past it. 1 if it was one, 0 if argv[*i] is
  * another option; exits with SETUP and one line on a bad mode. */
 int program_races_option(int argc, char **argv, int *i);
-/* run's and replay's default, report, unless SCHEDFUZZ_RACES says
+/* run's and replay's default, off for now, unless SCHEDFUZZ_RACES says
  * otherwise; SCHEDFUZZ_RACES_DEFAULT=1 tells the runtime it was not asked. */
 void program_races_default(void);
 /* Option opt's numeric value within [min, max] (exits with SETUP and one

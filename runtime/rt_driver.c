@@ -782,8 +782,8 @@ static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, c
 		rt_async_count(&async, shared);
 		if (races == RT_RACES_REPORT && shared->races) {
 			struct rt_result raced = *shared;
-			if (!rt_race_keep(&raced, i + 1, in, in_size, out, argc, argv, envp, shared,
-					  timeout))
+			if (!rt_race_keep(&raced, c.failed, i + 1, in, in_size, out, argc, argv, envp,
+					  shared, timeout))
 				return RT_EXIT_SETUP;
 			*shared = raced; /* what the schedule showed, for what follows */
 		}

@@ -175,10 +175,11 @@ RT_HIDDEN bool rt_race_pattern_matches(const char *pattern, const char *s);
 /* SCHEDFUZZ_RACES as a mode: off when unset (a program run directly or
  * under an engine); `schedfuzz run` and `replay` set report unless told. */
 RT_HIDDEN enum rt_race_mode rt_race_mode_from_env(void);
-/* After a schedule: save, replay and print an input for a new race it
- * showed (report mode). False if no input could be saved. */
-RT_HIDDEN bool rt_race_keep(const struct rt_result *r, uint64_t index, const uint8_t *input,
-			    size_t size, const char *out, int argc, char **argv, char **envp,
+/* After a schedule: save and replay an input for a new race it showed
+ * (report mode); not replayed when the schedule failed too (the failure's
+ * replay shows it). False if no input could be saved. */
+RT_HIDDEN bool rt_race_keep(const struct rt_result *r, bool failed, uint64_t index,
+			    const uint8_t *input, size_t size, const char *out, int argc, char **argv, char **envp,
 			    struct rt_result *shared, unsigned timeout);
 /* Before the first schedule: say why races go undetected, if they do. */
 RT_HIDDEN void rt_race_explore_begin(void);

@@ -50,7 +50,8 @@ void rt_race_explore_begin(void)
 				"and store callbacks cannot tell atomic accesses from plain ones\n");
 }
 
-bool rt_race_keep(const struct rt_result *r, uint64_t index, const uint8_t *input, size_t size,
+bool rt_race_keep(const struct rt_result *r, bool failed, uint64_t index, const uint8_t *input,
+		  size_t size,
 		  const char *out, int argc, char **argv, char **envp, struct rt_result *shared,
 		  unsigned timeout)
 {
@@ -65,7 +66,12 @@ bool rt_race_keep(const struct rt_result *r, uint64_t index, const uint8_t *inpu
 		key);
 	if (rt_save_input(out, "race", input, size, path, sizeof path) != 0)
 		return false;
-	fprintf(stderr, "schedfuzz: input saved to %s\nschedfuzz: replaying it:\n", path);
+	fprintf(stderr, "schedfuzz: input saved to %s\n", path);
+	if (failed) { /* the failure's replay, which follows, shows the race too */
+		fprintf(stderr, "schedfuzz: the schedule also failed: its replay below shows the race\n");
+		return true;
+	}
+	fprintf(stderr, "schedfuzz: replaying it:\n");
 	setenv("SCHEDFUZZ_INPUT", path, 1);
 	rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
 	fflush(NULL);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # races_report_mode.sh PROG: PROG races and never fails otherwise. The
-# default mode (report) saves one race-* input for the pair, replays it,
+# report mode (SCHEDFUZZ_RACES=report in the test's environment) saves one race-* input for the pair, replays it,
 # goes on to the end of the runs and exits 1 with the count; --races=off
 # reports nothing and exits 0.
 . "$(dirname "$0")/lib.sh"
