@@ -505,13 +505,8 @@ int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, siz
 	return -1;
 }
 
-/* Replay a failing input in a fresh child, output visible, and say whether
- * it failed the same way (kind, steps and interleaving). When it did not,
- * the first run's own words are shown, since the replay's report is not
- * its report. */
-void rt_replay_check(const uint8_t *input, size_t size, const char *path,
-			 const struct rt_result *first, int argc, char **argv, char **envp,
-			 struct rt_result *shared, unsigned timeout)
+struct rt_child rt_replay_shown(const uint8_t *input, size_t size, const char *path, int argc,
+			       char **argv, char **envp, struct rt_result *shared, unsigned timeout)
 {
 	fprintf(stderr, "schedfuzz: replaying it:\n");
 	setenv("SCHEDFUZZ_INPUT", path, 1);
@@ -530,6 +525,18 @@ void rt_replay_check(const uint8_t *input, size_t size, const char *path,
 	}
 	unsetenv("SCHEDFUZZ_INPUT");
 	rt.cfg.input_path = NULL;
+	return again;
+}
+
+/* Replay a failing input in a fresh child, output visible, and say whether
+ * it failed the same way (kind, steps and interleaving). When it did not,
+ * the first run's own words are shown, since the replay's report is not
+ * its report. */
+void rt_replay_check(const uint8_t *input, size_t size, const char *path,
+			 const struct rt_result *first, int argc, char **argv, char **envp,
+			 struct rt_result *shared, unsigned timeout)
+{
+	struct rt_child again = rt_replay_shown(input, size, path, argc, argv, envp, shared, timeout);
 	if (again.failed && shared->fail == first->fail &&
 	    shared->fingerprint == first->fingerprint && shared->steps == first->steps)
 		fprintf(stderr, "schedfuzz: replay reproduced the failure "

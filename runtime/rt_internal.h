@@ -970,6 +970,9 @@ RT_HIDDEN RT_NORETURN void rt_fail_deadlock(void);
  * the report about to be made. */
 #define RT_STACK_MAX 16
 RT_HIDDEN void rt_report_stack(int tid, void *const *pcs, int n);
+/* t's innermost call sites (at most RT_CTX_DEPTH), the runtime's left out:
+ * what reports show of a thread's stack. */
+RT_HIDDEN int rt_report_call_sites(const struct rt_thread *t, const void **out);
 /* Retries without progress passed their limit: a livelock if threads took
  * turns, or out of time if the watchdog lowered the limit. */
 RT_HIDDEN void rt_livelock_limit_passed(void);
@@ -1056,6 +1059,11 @@ RT_HIDDEN struct rt_child rt_run_child(const uint8_t *input, size_t size, int ar
 				       unsigned timeout);
 RT_HIDDEN const char *rt_describe_child(const struct rt_child *c, const struct rt_result *r);
 /* Write an input into dir as <prefix>-<hash>; its path into path. */
+/* Run a saved input (at path) once more in a fresh child, its output
+ * shown on stderr after "replaying it:". */
+RT_HIDDEN struct rt_child rt_replay_shown(const uint8_t *input, size_t size, const char *path,
+					  int argc, char **argv, char **envp,
+					  struct rt_result *shared, unsigned timeout);
 RT_HIDDEN int rt_save_input(const char *dir, const char *prefix, const uint8_t *input, size_t size,
 			    char *path, size_t cap);
 /* What a child that could not run printed (kept in quiet_fd). */

@@ -6,11 +6,8 @@
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "rt_libc.h"
 #include "rt_race.h"
 
 #define KEPT 4096
@@ -71,20 +68,7 @@ bool rt_race_keep(const struct rt_result *r, bool failed, uint64_t index, const 
 		fprintf(stderr, "schedfuzz: the schedule also failed: its replay below shows the race\n");
 		return true;
 	}
-	fprintf(stderr, "schedfuzz: replaying it:\n");
-	setenv("SCHEDFUZZ_INPUT", path, 1);
-	rt.cfg.input_path = getenv("SCHEDFUZZ_INPUT");
-	fflush(NULL);
-	int saved = rt_kept_output >= 0 ? dup(1) : -1;
-	if (saved >= 0)
-		dup2(2, 1);
-	rt_run_child(input, size, argc, argv, envp, shared, -1, timeout);
-	if (saved >= 0) {
-		dup2(saved, 1);
-		close(saved);
-	}
-	unsetenv("SCHEDFUZZ_INPUT");
-	rt.cfg.input_path = NULL;
+	rt_replay_shown(input, size, path, argc, argv, envp, shared, timeout);
 	if (shared->races && shared->race_key == key)
 		fprintf(stderr, "schedfuzz: replay reproduced the race (key %016" PRIx64 ")\n", key);
 	else

@@ -26,21 +26,10 @@ struct stack {
 static struct stack *depot;
 static uint32_t depot_used;
 
-static int call_sites(const struct rt_thread *t, const void **out)
-{
-	int n = 0;
-	for (uint32_t k = 0, have = rt_ctx_count(t, 1, RT_CTX_DEPTH); k < have; k++) {
-		const void *site = rt_ctx_site(t, k);
-		if (!rt_in_runtime_code(site))
-			out[n++] = site;
-	}
-	return n;
-}
-
 uint32_t rt_race_stack_of(const struct rt_thread *self)
 {
 	const void *pc[RT_CTX_DEPTH];
-	int n = call_sites(self, pc);
+	int n = rt_report_call_sites(self, pc);
 	if (n == 0)
 		return 0;
 	uint64_t h = 0xcbf29ce484222325ull;

@@ -130,7 +130,7 @@ void rt_report_stack(int tid, void *const *pcs, int n)
 /* The innermost call sites of t (what its function entries kept), the
  * call the thread is in first; not the outermost, the call of main or of
  * the thread's function, nor any in the runtime's own code. */
-static int call_sites(const struct rt_thread *t, const void **out)
+int rt_report_call_sites(const struct rt_thread *t, const void **out)
 {
 	int n = 0;
 	for (uint32_t k = 0, have = rt_ctx_count(t, 1, RT_CTX_DEPTH); k < have; k++) {
@@ -150,7 +150,7 @@ static void collect(struct symtab *st, const void *fail_site)
 		sym_add(st, (uintptr_t)stuck.pc[i], false);
 	for (int i = 0; i < rt.nthreads; i++) {
 		const void *sites[RT_CTX_DEPTH];
-		int n = call_sites(&rt.threads[i], sites);
+		int n = rt_report_call_sites(&rt.threads[i], sites);
 		for (int k = 0; k < n; k++)
 			sym_add(st, (uintptr_t)sites[k], false);
 	}
@@ -319,7 +319,7 @@ static void print_threads(FILE *out, struct symtab *st, bool calls, const struct
 		}
 		fprintf(out, "\n");
 		const void *sites[RT_CTX_DEPTH];
-		int n = calls && t->state == T_LIVE ? call_sites(t, sites) : 0;
+		int n = calls && t->state == T_LIVE ? rt_report_call_sites(t, sites) : 0;
 		for (int k = 0; k < n; k++)
 			fprintf(out, "%s%s", k ? " < " : "         called from ", site_text(st, sites[k]));
 		if (n)
