@@ -75,7 +75,10 @@ enum {
 	COV_MAP = 2,
 	COV_READS_FROM = 4,
 	COV_BOTH = COV_HAPSET | COV_MAP,
-	COV_ALL = COV_BOTH | COV_READS_FROM
+	COV_ALL = COV_BOTH | COV_READS_FROM,
+	/* A kind only: a pair of racing sites, which the runtime's race
+	 * detector adds to the stream when it is on (no tracker computes it). */
+	COV_RACE = 8
 };
 
 #define COV_MAP_PATTERNS 17
@@ -84,7 +87,7 @@ enum {
 /* One feature, with what a report needs to explain it. */
 struct cov_feature {
 	uint64_t hash;	/* the feature's identity: xxHash of the fields below */
-	uint8_t kind;	/* COV_HAPSET, COV_MAP or COV_READS_FROM */
+	uint8_t kind;	/* COV_HAPSET, COV_MAP, COV_READS_FROM or COV_RACE */
 	uint8_t pattern; /* MAP: 1..17 */
 	uint8_t nsteps;	/* HaPSet: 2 (predecessor, statement); MAP: 2..4 */
 	uint8_t nvars;	/* MAP: 1 or 2 */

@@ -36,6 +36,11 @@ void program_races_default(void)
 int program_races_option(int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *mode;
+	if (!strcmp(a, "--race-json") || !strncmp(a, "--race-json=", 12)) {
+		const char *file = a[11] ? a + 12 : argv[*i = program_option_value(argc, argv, *i)];
+		setenv("SCHEDFUZZ_RACE_JSON", file, 1);
+		return 1;
+	}
 	if (!strncmp(a, "--races=", 8))
 		mode = a + 8;
 	else if (!strcmp(a, "--races"))

@@ -15,7 +15,8 @@ enum { OK = 0, FAILED = 1, SETUP = 2 };
 int program_option_value(int argc, char **argv, int i);
 bool program_numeric(const char *s);
 /* --races=MODE or --races MODE (off, report, fail) at argv[*i]: sets
- * SCHEDFUZZ_RACES and moves *i past it. 1 if it was one, 0 if argv[*i] is
+ * SCHEDFUZZ_RACES and moves *i past it; --race-json FILE sets
+ * SCHEDFUZZ_RACE_JSON. 1 if it was one, 0 if argv[*i] is
  * another option; exits with SETUP and one line on a bad mode. */
 int program_races_option(int argc, char **argv, int *i);
 /* run's and replay's default, off for now, unless SCHEDFUZZ_RACES says

@@ -181,6 +181,8 @@ static void write_dump(void)
 				for (int k = 0; k < ft->nctx[s]; k++)
 					fprintf(f, " %" PRIx32, ft->ctx[s][k]);
 			}
+		} else if (ft->kind == COV_RACE) {
+			fprintf(f, "race %016" PRIx64, ft->hash);
 		} else if (ft->kind == COV_READS_FROM) {
 			fprintf(f, "rf %016" PRIx64 " %" PRIx32 " %" PRIx32 " %u %u %u %u", ft->hash,
 				ft->site[0], ft->site[1], ft->remote, ft->count, ft->occ[0], ft->occ[1]);
@@ -216,6 +218,19 @@ static void sink(void *arg, const struct cov_feature *f)
 		uint32_t bit = (uint32_t)(f->hash >> 24) & (RT_GUIDE_BITS - 1);
 		rt_guide_map[bit / 64] |= 1ull << (bit % 64);
 	}
+}
+
+/* Racing sites become features by their pair's key, which is the same in
+ * every process: a schedule that exposes a new race is kept and mutated,
+ * as one with a new HaPSet pair is. */
+void rt_cov_race(uint64_t key)
+{
+	if (!rt.cov_on)
+		return;
+	struct cov_feature f = { .hash = key * 0x9E3779B97F4A7C15ull + 0x5ace, .kind = COV_RACE };
+	struct rt_thread *self = rt_own_work_begin();
+	sink(NULL, &f);
+	rt_own_work_end(self);
 }
 
 static void coverage_begin(void)

@@ -825,6 +825,8 @@ RT_HIDDEN void rt_cov_init(void);
 RT_HIDDEN int rt_cov_op(enum rt_ev ev, const struct rt_obj *obj);
 /* Self's call context as HaPSet statements carry it; returns how many. */
 RT_HIDDEN uint8_t rt_cov_context(const struct rt_thread *self, uint32_t ctx[4]);
+/* A pair of racing sites, by its key: one more feature (rt_race_report.c). */
+RT_HIDDEN void rt_cov_race(uint64_t key);
 
 /* ---- rt_search.c: the log a systematic search reads ------------------------ */
 

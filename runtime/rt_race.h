@@ -147,6 +147,27 @@ RT_HIDDEN uint32_t rt_race_stack_of(const struct rt_thread *self);
 RT_HIDDEN void rt_race_found(struct rt_thread *self, uintptr_t addr,
 			     const struct rt_race_access *prev, const struct rt_race_access *now);
 RT_HIDDEN void rt_race_report_begin(void);
+
+/* ---- rt_race_json.c: the report for machines ---------------------------- */
+
+/* One reported race as rt_race_report.c symbolized it: the two accesses
+ * (now, then the previous one) with their frames, and the location. */
+struct rt_sym;
+struct rt_race_seen {
+	uint64_t key;
+	uintptr_t addr;
+	const struct rt_race_access *acc[2];
+	const uintptr_t *pc[2];
+	const struct rt_sym *sym[2];
+	int n[2];
+	const char *where; /* "heap", "global", "stack" or "memory" */
+	const char *name;  /* a global's name, "" otherwise */
+	uint32_t stack_tid; /* "stack": whose */
+	uintptr_t block_lo, block_hi; /* "heap": the block */
+	const struct rt_sym *alloc;   /* "heap": its allocation site, or NULL */
+};
+/* Appends the race as one line of JSON to SCHEDFUZZ_RACE_JSON, if set. */
+RT_HIDDEN void rt_race_json(const struct rt_race_seen *r);
 /* self created t: where, for the report's "created by". */
 RT_HIDDEN void rt_race_note_created(const struct rt_thread *self, const struct rt_thread *t);
 

@@ -223,7 +223,8 @@ static void print_creation(FILE *f, uint32_t tid, int slot, const struct syms *s
 static bool report(struct rt_thread *self, uintptr_t addr, const struct rt_race_access *prev,
 		   const struct rt_race_access *now, uint64_t key)
 {
-	struct syms s = { .n = 0 };
+	struct syms s;
+	rt_memset(&s, 0, sizeof s);
 	add_access(&s, now);
 	int prev_at = s.n;
 	add_access(&s, prev);
@@ -248,6 +249,23 @@ static bool report(struct rt_thread *self, uintptr_t addr, const struct rt_race_
 				(unsigned long long)key, s.sym[0].text, rule);
 		return false;
 	}
+
+	const struct rt_thread *owner = alloc < 0 && data < 0 ? stack_owner(addr) : NULL;
+	struct rt_race_seen seen = {
+		.key = key,
+		.addr = addr,
+		.acc = { now, prev },
+		.pc = { &s.addr[0], &s.addr[prev_at] },
+		.sym = { &s.sym[0], &s.sym[prev_at] },
+		.n = { count[0], count[1] },
+		.where = alloc >= 0 ? "heap" : data >= 0 && s.sym[data].text[0] ? "global" : owner ? "stack" : "memory",
+		.name = data >= 0 ? s.sym[data].text : "",
+		.stack_tid = owner ? (uint32_t)owner->tid : 0,
+		.block_lo = lo,
+		.block_hi = hi,
+		.alloc = alloc >= 0 ? &s.sym[alloc] : NULL,
+	};
+	rt_race_json(&seen);
 
 	FILE *f = stderr;
 	fprintf(f, "==================\nWARNING: ThreadSanitizer: data race (pid=%d)\n", (int)getpid());
@@ -288,6 +306,7 @@ void rt_race_found(struct rt_thread *self, uintptr_t addr, const struct rt_race_
 		if (!reported)
 			return;
 	}
+	rt_cov_race(key);
 	if (rt.result) {
 		if (!rt.result->races)
 			rt.result->race_key = key;

@@ -5,10 +5,17 @@
  * A granule's records hold what a later access must be checked against:
  * an access replaces the records it covers (the same thread's, and, for a
  * write, any it is ordered after), and when all are taken the oldest goes,
- * which can only hide a race. Granules are found through one table that
- * grows by doubling; a record is void once the ownership shadow's
- * generation moved on (every access before a settlement happens before
- * every access after it), and when its memory is freed. */
+ * which can only hide a race. A record is void once the ownership
+ * shadow's generation moved on (every access before a settlement happens
+ * before every access after it), and when its memory is freed.
+ *
+ * Granules are laid out as the memory they describe: a chunk of 64 KiB of
+ * the program's addresses has one array of 4,096 granules, reserved when
+ * first touched and filled in only where touched, so that neighbouring
+ * accesses share pages of the shadow and nothing is ever moved (a hashed
+ * table touched every page of itself and was rebuilt at each doubling:
+ * zstd's schedules took 8 times longer). Chunks are found through a small
+ * table of chunk numbers, the last one used kept aside. */
 #define _GNU_SOURCE
 #include <sys/mman.h>
 
@@ -16,86 +23,109 @@
 #include "rt_race.h"
 
 #define RECORDS 4
+#define CHUNK_SHIFT 16
+#define PER_CHUNK ((uintptr_t)1 << (CHUNK_SHIFT - RT_OWN_SHIFT))
 
 struct granule {
-	uintptr_t g;	/* granule number + 1; 0: empty slot */
 	uint16_t gen;	/* rt_own.gen when its records were made */
 	uint8_t n;
 	struct rt_race_access rec[RECORDS];
 };
 
-static struct granule *table;
-static size_t cap, used;
+struct chunk {
+	uintptr_t c; /* chunk number + 1; 0: empty slot */
+	struct granule *g;
+};
 
-static size_t home(uintptr_t g, size_t c)
-{
-	return (size_t)((g * 0x9E3779B97F4A7C15ull) >> 24) & (c - 1);
-}
+static struct chunk *dir;
+static size_t dir_cap, dir_used;
+static struct chunk *last; /* the chunk the last access was in */
 
-static bool live(const struct granule *e)
+static void *map(size_t bytes)
 {
-	return e->g && e->n && e->gen == rt_own.gen;
-}
-
-static void grow(void)
-{
-	size_t ncap = cap ? cap * 2 : (size_t)1 << 10;
-	struct granule *nt = mmap(NULL, ncap * sizeof *nt, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (nt == MAP_FAILED)
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		       -1, 0);
+	if (p == MAP_FAILED)
 		rt_unsupported("race detection", "no memory for its access records");
-	used = 0;
-	for (size_t i = 0; i < cap; i++) { /* what is void stays behind */
-		if (!live(&table[i]))
-			continue;
-		size_t j = home(table[i].g, ncap);
-		while (nt[j].g)
-			j = (j + 1) & (ncap - 1);
-		nt[j] = table[i];
-		used++;
-	}
-	if (table)
-		munmap(table, cap * sizeof *table);
-	table = nt;
-	cap = ncap;
+	return p;
 }
 
-static struct granule *lookup(uintptr_t g, bool create)
+static size_t home(uintptr_t c, size_t cap)
 {
-	if (!cap)
-		grow();
-	uintptr_t key = g + 1;
-	for (size_t i = home(key, cap);; i = (i + 1) & (cap - 1)) {
-		struct granule *e = &table[i];
-		if (e->g == key) {
-			if (e->gen != rt_own.gen) {
-				e->n = 0;
-				e->gen = rt_own.gen;
-			}
-			return e;
-		}
-		if (e->g)
+	return (size_t)((c * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+}
+
+static void dir_grow(void)
+{
+	size_t ncap = dir_cap ? dir_cap * 2 : 256;
+	struct chunk *nd = map(ncap * sizeof *nd);
+	for (size_t i = 0; i < dir_cap; i++) {
+		if (!dir[i].c)
+			continue;
+		size_t j = home(dir[i].c, ncap);
+		while (nd[j].c)
+			j = (j + 1) & (ncap - 1);
+		nd[j].c = dir[i].c;
+		nd[j].g = dir[i].g;
+	}
+	if (dir)
+		munmap(dir, dir_cap * sizeof *dir);
+	dir = nd;
+	dir_cap = ncap;
+	last = NULL;
+}
+
+/* The chunk of granule g, made when create says so (else NULL if none). */
+static struct chunk *chunk_of(uintptr_t g, bool create)
+{
+	uintptr_t key = (g >> (CHUNK_SHIFT - RT_OWN_SHIFT)) + 1;
+	if (last && last->c == key)
+		return last;
+	if (!dir_cap) {
+		if (!create)
+			return NULL;
+		dir_grow();
+	}
+	for (size_t i = home(key, dir_cap);; i = (i + 1) & (dir_cap - 1)) {
+		struct chunk *e = &dir[i];
+		if (e->c == key)
+			return last = e;
+		if (e->c)
 			continue;
 		if (!create)
 			return NULL;
-		if (2 * (used + 1) > cap) {
-			grow();
-			return lookup(g, true);
+		if (2 * (dir_used + 1) > dir_cap) {
+			dir_grow();
+			return chunk_of(g, true);
 		}
-		used++;
-		e->g = key;
-		e->gen = rt_own.gen;
-		e->n = 0;
-		return e;
+		dir_used++;
+		e->c = key;
+		e->g = map(PER_CHUNK * sizeof *e->g);
+		return last = e;
 	}
 }
 
+static struct granule *lookup(uintptr_t g)
+{
+	struct granule *e = &chunk_of(g, true)->g[g & (PER_CHUNK - 1)];
+	if (e->gen != rt_own.gen) {
+		e->n = 0;
+		e->gen = rt_own.gen;
+	}
+	return e;
+}
+
+/* A new execution forgets every record (a child of the explorer has none;
+ * a fuzzer's loop runs many executions in one process). */
 void rt_race_shadow_begin(void)
 {
-	if (used) {
-		rt_memset(table, 0, cap * sizeof *table);
-		used = 0;
-	}
+	for (size_t i = 0; i < dir_cap; i++)
+		if (dir[i].c)
+			munmap(dir[i].g, PER_CHUNK * sizeof *dir[i].g);
+	if (dir_used)
+		rt_memset(dir, 0, dir_cap * sizeof *dir);
+	dir_used = 0;
+	last = NULL;
 }
 
 static void drop(struct granule *e, int i)
@@ -168,24 +198,50 @@ void rt_race_access_slow(struct rt_thread *self, uintptr_t addr, uint32_t size, 
 		uintptr_t lo = g << RT_OWN_SHIFT, a = addr > lo ? addr : lo;
 		uintptr_t b = end - lo < RT_OWN_GRANULE ? end : lo + RT_OWN_GRANULE;
 		now.mask = (uint16_t)(((1u << (b - a)) - 1) << (a - lo));
-		reported = one(self, lookup(g, true), &now, a, reported);
+		reported = one(self, lookup(g), &now, a, reported);
 	}
+}
+
+#define PAGE ((uintptr_t)4096) /* x86-64's */
+
+static void clear(struct granule *e)
+{
+	if (e->n) /* a read of an untouched page maps no memory; a write would */
+		e->n = 0;
+}
+
+/* Granules g0 to g1 of one chunk lose their records: the shadow's pages
+ * wholly inside go back to zero (untouched ones cost nothing), the
+ * granules at the edges are cleared one by one. */
+static void forget_in(struct granule *arr, uintptr_t g0, uintptr_t g1)
+{
+	uintptr_t lo = (uintptr_t)&arr[g0], hi = (uintptr_t)&arr[g1 + 1];
+	uintptr_t plo = (lo + PAGE - 1) & ~(PAGE - 1), phi = hi & ~(PAGE - 1);
+	if (phi <= plo) {
+		for (uintptr_t i = g0; i <= g1; i++)
+			clear(&arr[i]);
+		return;
+	}
+	madvise((void *)plo, phi - plo, MADV_DONTNEED);
+	for (uintptr_t i = g0; (uintptr_t)&arr[i] < plo; i++)
+		clear(&arr[i]);
+	for (uintptr_t i = g1 + 1; i-- > g0 && (uintptr_t)&arr[i + 1] > phi;)
+		clear(&arr[i]);
 }
 
 void rt_race_forget_slow(uintptr_t addr, size_t size)
 {
-	if (!used || !size)
+	if (!dir_used || !size)
 		return;
 	uintptr_t g0 = addr >> RT_OWN_SHIFT, g1 = (addr + size - 1) >> RT_OWN_SHIFT;
-	if (g1 - g0 < cap / 4) {
-		for (uintptr_t g = g0; g <= g1; g++) {
-			struct granule *e = lookup(g, false);
-			if (e)
-				e->n = 0;
-		}
-		return;
+	for (uintptr_t g = g0; g <= g1;) {
+		uintptr_t base = g & ~(PER_CHUNK - 1), end = base + PER_CHUNK - 1;
+		uintptr_t stop = end < g1 ? end : g1;
+		struct chunk *c = chunk_of(g, false);
+		if (c)
+			forget_in(c->g, g - base, stop - base);
+		if (stop == g1)
+			break;
+		g = stop + 1;
 	}
-	for (size_t i = 0; i < cap; i++)
-		if (table[i].g > g0 && table[i].g <= g1 + 1)
-			table[i].n = 0;
 }

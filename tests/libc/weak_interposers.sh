@@ -5,7 +5,8 @@
 #   none of the runtime's own symbols (rt_*, __tsan_*, ...) or its
 #   undefined references became weak.
 # - No runtime file calls an interposed system call for its own work
-#   (rt_libc.h renames those calls to libc's).
+#   (rt_libc.h renames those calls to libc's), and the files that run on a
+#   controlled thread copy with libc's memcpy, not the program's hook.
 # - A program with globals named send and receive and one with its own
 #   write build with schedfuzz-cc and schedfuzz-c++, run 2,000 schedules
 #   with no failure, and reach their own definitions (they assert it); in
@@ -47,6 +48,14 @@ syscalls=$(grep -Evx 'malloc|free|calloc|realloc|memalign|aligned_alloc|posix_me
 for o in "$WORK"/objs/rt_*.o; do
 	calls=$(objdump -r "$o" | awk '{print $3}' | sed 's/[-+]0x.*//' | sort -u | grep -xF "$syscalls")
 	[ -z "$calls" ] || fail "$(basename "$o") calls interposed names for the runtime's own work: $calls"
+done
+# Copies by the code that runs on a program's thread while it is
+# controlled (the scheduler, the ownership shadow, the race detector) go to
+# libc's own (rt_memcpy): the program's memcpy is the hook, which would
+# record the runtime's copy as the program's access and re-enter them.
+for o in "$WORK"/objs/rt_race_*.o "$WORK"/objs/rt_sched.o "$WORK"/objs/rt_own*.o; do
+	calls=$(objdump -r "$o" | awk '{print $3}' | sed 's/[-+]0x.*//' | sort -u | grep -xE 'memcpy|memmove|memset')
+	[ -z "$calls" ] || fail "$(basename "$o") calls the program's $calls (a struct copy or initialiser?): use rt_memcpy/rt_memset"
 done
 
 # build_and_run WRAPPER MODE RUNS PROGRAM: built, RUNS schedules, no failure.
