@@ -53,8 +53,10 @@ static bool once_done(void *p)
 
 int rt_once(struct rt_thread *self, pthread_once_t *once, void (*init)(void), const void *site)
 {
-	if (once_done(once))
+	if (once_done(once)) { /* done before: its initialiser's work precedes */
+		rt_race_acquire(self, (uintptr_t)once);
 		return 0;
+	}
 	struct rt_obj *o = rt_obj_get(once, O_ONCE);
 	if (claim(self, o, once_done, once, site)) {
 		init();
@@ -85,8 +87,10 @@ RT_INTERPOSE int __cxa_guard_acquire(uint64_t *g)
 			rt_real_init();
 		return rt_real.cxa_guard_acquire(g);
 	}
-	if (guard_done(g))
+	if (guard_done(g)) {
+		rt_race_acquire(self, (uintptr_t)g);
 		return 0;
+	}
 	return claim(self, rt_obj_get(g, O_GUARD), guard_done, g, RT_CALLER());
 }
 

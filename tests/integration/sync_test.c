@@ -132,10 +132,14 @@ static void *reader(void *arg)
 	(void)arg;
 	assert(pthread_rwlock_rdlock(&rw) == 0);
 	assert(!writer_in);
-	/* Readers share the lock, so their own counting must be atomic. */
+	/* Readers share the lock, so their own counting must be atomic, the
+	 * maximum too (a plain write here raced between two readers). */
 	int now = __atomic_add_fetch(&readers_in, 1, __ATOMIC_SEQ_CST);
-	if (now > max_readers)
-		max_readers = now;
+	int seen = __atomic_load_n(&max_readers, __ATOMIC_SEQ_CST);
+	while (now > seen &&
+	       !__atomic_compare_exchange_n(&max_readers, &seen, now, 0, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST))
+		;
 	assert(pthread_rwlock_trywrlock(&rw) == EBUSY);
 	__atomic_sub_fetch(&readers_in, 1, __ATOMIC_SEQ_CST);
 	assert(pthread_rwlock_unlock(&rw) == 0);
