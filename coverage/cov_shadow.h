@@ -6,7 +6,15 @@
  * accesses are to the same variable when their masks overlap in one
  * granule. Sync objects are keyed by address, tagged apart from memory.
  * The table holds only what this execution touched and forgets it in O(1)
- * (a generation number), so per-execution work never grows with history. */
+ * (a generation number), so per-execution work never grows with history.
+ *
+ * The hash index holds keys and cell numbers only; the cells themselves
+ * are in an array in order of creation. Each execution runs in a fresh
+ * child, so every page the table touches is a page fault there: a cell
+ * is 224 bytes, and cells spread over a sparse table touched nearly all
+ * of its pages (a data-parallel loop's schedule: some 600 faults, the
+ * largest share of what coverage cost it), where dense chunks touch only
+ * as many pages as the cells fill. */
 #ifndef SCHEDFUZZ_COV_SHADOW_H
 #define SCHEDFUZZ_COV_SHADOW_H
 
@@ -38,7 +46,6 @@ struct cov_step {
 
 struct cov_cell {
 	uintptr_t key;
-	uint32_t gen; /* live in this execution iff gen == the table's */
 	uint32_t seq; /* events on the object so far */
 	uint32_t first_site; /* of the first event on it */
 	uint32_t w_site; /* the last write's site (reads-from) */
@@ -52,11 +59,26 @@ struct cov_cell {
 	struct cov_step hist[COV_HIST];
 };
 
-struct cov_shadow {
-	struct cov_cell *t;
-	uint32_t cap;  /* slots, a power of two */
-	uint32_t used; /* live cells this execution */
+/* A slot of the index: live in this execution iff gen == the table's. */
+struct cov_slot {
+	uintptr_t key;
 	uint32_t gen;
+	uint32_t cell; /* its cell's number in cells */
+};
+
+/* Cells come in chunks that never move, allocated as the cells fill
+ * them and kept for the next execution of the same process. */
+#define COV_CHUNK_SHIFT 9
+#define COV_CHUNK_CELLS (1u << COV_CHUNK_SHIFT)
+#define COV_CHUNKS 4096 /* at most 2 million objects an execution */
+
+struct cov_shadow {
+	struct cov_slot *slots;
+	uint32_t cap;	 /* slots, a power of two */
+	uint32_t used;	 /* live cells this execution: cell n is chunk[n >> SHIFT] */
+	uint32_t chunks; /* allocated */
+	uint32_t gen;
+	struct cov_cell *chunk[COV_CHUNKS];
 };
 
 #define COV_KEY_SYNC 1 /* tag of sync objects' keys; granules are 8-aligned */

@@ -14,6 +14,7 @@
 
 #include "cov.h"
 #include "cov_export.h"
+#include "cov_shadow.h"
 
 /* ---- a sink that keeps what a run emitted ------------------------------------ */
 
@@ -703,6 +704,39 @@ static void test_cells_in_all(void **state)
 assert_string_equal(out, "100>2");
 }
 
+/* The table's cells never move once made (chunks), so a cell found early
+ * is the same cell after thousands more; a reset forgets every key, and
+ * a key's new cell is empty again, in the chunks already made. */
+static void test_shadow_cells_stay(void **state)
+{
+	(void)state;
+	struct cov_shadow sh = { 0 };
+	enum { KEYS = 5 * COV_CHUNK_CELLS + 7 };
+	struct cov_cell *first = cov_shadow_get(&sh, 8, 11);
+	assert_non_null(first);
+	first->seq = 42;
+	for (uintptr_t k = 2; k <= KEYS; k++) {
+		struct cov_cell *c = cov_shadow_get(&sh, 8 * k, (uint32_t)k);
+		assert_non_null(c);
+		assert_int_equal(c->seq, 0);
+		c->seq = (uint32_t)k;
+	}
+	assert_ptr_equal(cov_shadow_find(&sh, 8), first);
+	assert_int_equal(first->seq, 42);
+	assert_int_equal(first->first_site, 11);
+	for (uintptr_t k = 2; k <= KEYS; k++)
+		assert_int_equal(cov_shadow_find(&sh, 8 * k)->seq, k);
+	assert_null(cov_shadow_find(&sh, 8 * (KEYS + 1)));
+	uint32_t chunks = sh.chunks;
+	cov_shadow_reset(&sh);
+	assert_null(cov_shadow_find(&sh, 8 * 3));
+	struct cov_cell *again = cov_shadow_get(&sh, 8 * 3, 5);
+	assert_int_equal(again->seq, 0);
+	assert_int_equal(again->first_site, 5);
+	assert_int_equal(sh.chunks, chunks);
+	cov_shadow_free(&sh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -727,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_export_bucket_values),
 		cmocka_unit_test(test_cells_per_site),
 		cmocka_unit_test(test_cells_in_all),
+		cmocka_unit_test(test_shadow_cells_stay),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
