@@ -21,7 +21,10 @@
  * after that takes the default (rt_debug_steer_*, called by rt_sched.c).
  * The decisions that departed from the default so far, encoded at every
  * stop as an explicit genome in __schedfuzz_debug_input, then replay
- * this execution in a fresh process: what `sf save` writes. */
+ * this execution in a fresh process: what `sf save` writes.
+ *
+ * `schedfuzz replay --interactive` (SCHEDFUZZ_INTERACT) plays the
+ * scheduler the same way without gdb: rt_interact.c asks at every pick. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -67,7 +70,7 @@ static struct {
 	size_t input_cap;
 } steer;
 
-static bool debugging;
+static bool debugging, interacting;
 static pid_t debugged; /* the process: a child the program forks is no execution */
 
 /* gdb's breakpoint: its argument is the step. */
@@ -90,7 +93,7 @@ static void describe(const void *site)
 		return;
 	}
 	fprintf(f, "@where %" PRIu64 " %#" PRIxPTR "\n", rt.step, (uintptr_t)site);
-	rt_report_describe(f);
+	rt_report_describe(f, false);
 	for (int i = 0; i < rt.nthreads; i++) {
 		const struct rt_thread *t = &rt.threads[i];
 		if (t->state == T_LIVE)
@@ -135,7 +138,13 @@ int rt_debug_steer_pick(const struct strat_candidate *cand, int n, int idx, int 
 		}
 		return idx; /* not a candidate here: the request waits for the next pick */
 	}
-	return steer.defaulting ? dflt : idx;
+	int take = steer.defaulting ? dflt : idx;
+	if (interacting) {
+		int answer = rt_interact_ask(cand, n, take);
+		steer.defaulting |= answer != take;
+		take = answer;
+	}
+	return take;
 }
 
 uint32_t rt_debug_steer_choice(uint32_t v)
@@ -168,9 +177,10 @@ static bool debug_on(void)
 static void debug_begin(void)
 {
 	const char *s = rt_env_initial("SCHEDFUZZ_DEBUG_STEP");
-	debugging = s && *s;
+	interacting = rt_interact_load();
+	debugging = (s && *s) || interacting;
 	debugged = getpid();
-	__schedfuzz_debug_stop_at = debugging ? strtoull(s, NULL, 10) : 0;
+	__schedfuzz_debug_stop_at = s && *s ? strtoull(s, NULL, 10) : 0;
 	rt_debug_steering = debugging;
 	steer.defaulting = false;
 	steer.n = 0;
