@@ -23,6 +23,7 @@ import tempfile
 import gdb
 
 STOP_FUNCTION = "__schedfuzz_step_stop"
+GENOME_HEADER, DECISION_BYTES = 96, 5
 
 
 def _value(expr):
@@ -454,11 +455,13 @@ of the next step. sf save writes the schedule so far as an input."""
             raise gdb.GdbError("sf next-thread: T%d is not a live thread at step %d" % (tid, step))
         gdb.execute("set var *(int *)&__schedfuzz_debug_steer_result = 0", to_string=True)
         gdb.execute("set var *(int *)&__schedfuzz_debug_next_thread = %d" % tid, to_string=True)
+        was = _steered["on"]
         _steered["on"] = True
-        gdb.set_convenience_variable("sf_last", None)
         forward_to(step + 1)
         result = int(_value("*(int *)&__schedfuzz_debug_steer_result"))
         if result != 1:
+            _steered["on"] = was
+            set_step_variables()
             raise gdb.GdbError("sf next-thread: T%d could not run before step %d (no decision "
                                "had it among the threads that could go on): the input's "
                                "choice ran, and nothing was changed" % (tid, step + 1))
@@ -489,8 +492,10 @@ schedfuzz debug --step N FILE -- PROG."""
         except OSError as e:
             raise gdb.GdbError("sf save: %s: %s" % (path, e.strerror))
         extra = " and %d bytes of harness data" % data if data else ""
-        print("sf save: %s: the schedule up to step %d, %d decisions that depart from the "
-              "default%s" % (path, step, (genome - 96) // 5, extra))
+        # an explicit genome: its header, then 5 bytes a decision (docs/genome.md)
+        n = (genome - GENOME_HEADER) // DECISION_BYTES
+        print("sf save: %s: the schedule up to step %d, %d decision%s that depart%s from the "
+              "default%s" % (path, step, n, "" if n == 1 else "s", "s" if n == 1 else "", extra))
 
 
 ensure_breakpoint()
