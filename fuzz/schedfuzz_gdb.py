@@ -496,6 +496,10 @@ schedfuzz debug --step N FILE -- PROG."""
         n = (genome - GENOME_HEADER) // DECISION_BYTES
         print("sf save: %s: the schedule up to step %d, %d decision%s that depart%s from the "
               "default%s" % (path, step, n, "" if n == 1 else "s", "s" if n == 1 else "", extra))
+        if os.environ.get("SCHEDFUZZ_MEMORY") == "2":
+            # a portable input's replay: every memory access was a point
+            print("sf save: its decisions are numbered with every memory access a scheduling "
+                  "point: replay it with SCHEDFUZZ_MEMORY=2")
 
 
 ensure_breakpoint()
