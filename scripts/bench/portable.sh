@@ -71,8 +71,8 @@ for bug in $bugs; do
 	crash=$(ls "$d/found"/crash-* 2>/dev/null | head -1)
 	min=$("$bin/schedfuzz" min "$crash" -- "$d/o1" 2>"$d/min.log")
 	if [ ! -f "$min.portable" ]; then
-		reason=$(grep -m1 'no portable form\|schedfuzz:' "$d/min.log")
-		printf '%-24s no portable form: %s\n' "$bug" "$reason"
+		reason=$(grep -m1 'no portable form' "$d/min.log" || grep -m1 'schedfuzz:' "$d/min.log")
+		printf '%-24s %s\n' "$bug" "${reason#schedfuzz: }"
 		why="$why  $bug: ${reason#schedfuzz: }"$'\n'
 		continue
 	fi
