@@ -383,7 +383,7 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 				if (rt.threads[cand[i].tid].tid == want)
 					idx = i;
 		}
-		if (RT_UNLIKELY(rt_debug_steering)) /* the user at gdb plays the scheduler */
+		if (RT_UNLIKELY(rt_debug_steering)) /* gdb or replay --interactive plays the scheduler */
 			idx = rt_debug_steer_pick(cand, n, idx, dflt);
 		if (RT_UNLIKELY(rt_observing.ndecision))
 			rt_observe_decision(&(struct rt_decision){
