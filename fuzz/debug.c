@@ -131,9 +131,8 @@ struct outcome {
 	char kind[64];
 };
 
-/* A failure's report: its kind and the steps its schedule line counts.
- * These count the steps a failure comes after even when it comes once
- * main() has returned, in an exit handler, where the trace has ended. */
+/* A failure's report: its kind and the steps its schedule line counts,
+ * those of exit handlers included (as the trace counts them). */
 static bool read_report(const char *output, struct outcome *o)
 {
 	FILE *f = fopen(output, "r");

@@ -6,7 +6,12 @@
  * a row's address starts a range of that row's file and line, up to the
  * next row of the sequence. This is the innermost location of inlined
  * code, as a symbolizer's first frame is, and it is what a build with
- * -gline-tables-only still has. Line 0 (code of no line) is left out. */
+ * -gline-tables-only still has. Line 0 (code of no line, which clang
+ * gives to some instructions of ordinary loops) is taken as the nearest
+ * earlier line of its sequence, the statement the compiler made it for:
+ * so a scheduling point there has a line to be anchored to, and the
+ * other build's line-0 code after that line is part of it too. Line 0 at
+ * the start of a sequence is left out. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -153,6 +158,7 @@ struct line_table *lt_load(const char *binary, char *err, size_t cap)
 	bool have_prev = false;
 	uint64_t prev_addr = 0;
 	uint32_t prev_file = 0, prev_line = 0;
+	uint32_t seq_file = 0, seq_line = 0; /* the sequence's last row with a line */
 	while (getline(&line, &len, f) > 0) {
 		unsigned idx, dir, ln, col, fidx;
 		unsigned long long addr;
@@ -175,12 +181,21 @@ struct line_table *lt_load(const char *binary, char *err, size_t cap)
 		} else if (sscanf(line, "0x%llx %u %u %u", &addr, &ln, &col, &fidx) == 4) {
 			if (have_prev)
 				add_row(lt, prev_addr, addr, prev_file, prev_line);
+			else
+				seq_line = 0; /* a new sequence */
 			have_prev = !strstr(line, "end_sequence");
 			prev_addr = addr;
 			prev_line = ln;
 			prev_file = fidx < MAX_UNIT_ENTRIES && u->file_of[fidx] != UINT32_MAX
 					    ? u->file_of[fidx]
 					    : intern_file(lt, "?");
+			if (ln) {
+				seq_line = ln;
+				seq_file = prev_file;
+			} else {
+				prev_line = seq_line;
+				prev_file = seq_file;
+			}
 		}
 	}
 	free(line);

@@ -185,9 +185,10 @@ bool portable_write(const char *path, const char *prog, const char *trace_path,
 			if (r->type != TR_EVENT || r->tid != d->tid)
 				continue;
 			seen++;
-			track_event(&tr, site_line(lt, &lines, r->site), r->kind);
+			if (r->site) /* the exit points have no site: no step in the source */
+				track_event(&tr, site_line(lt, &lines, r->site), r->kind);
 		}
-		bool after = d->choice || !strcmp(d->kind, "exit");
+		bool after = d->choice || !strcmp(d->kind, "exit") || !d->site;
 		int line;
 		const char *kind;
 		uint32_t visit, nth;

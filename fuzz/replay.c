@@ -1,7 +1,9 @@
 /* replay.c - `schedfuzz replay [--record FILE] [--html FILE] [--events N]
  * INPUT -- PROG [ARGS...]`: run the program once under INPUT, let the
  * runtime print its report, then show the whole interleaving as thread
- * lanes (and, with --html, as a page).
+ * lanes (and, with --html, as a page). With --interactive the user takes
+ * each decision among threads (interact.c), at the terminal or over JSON
+ * lines on stdin and stdout.
  *
  * INPUT may be a portable reproducer (portable.c): its source lines are
  * translated to PROG's code first, and --record then writes the
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "genome.h"
+#include "interact.h"
 #include "portable.h"
 #include "program.h"
 #include "read_file.h"
@@ -119,6 +122,7 @@ struct replay_opts {
 	const char *record, *html;
 	unsigned events, timeout;
 	int width;
+	int interactive; /* 0 no, 1 at the terminal, 2 JSON lines */
 };
 
 /* Replays one input file of the program at path. */
@@ -140,7 +144,19 @@ static int replay_one(const char *input, char **prog_argv, const char *path,
 		replay_portable_env(&pr, given, true);
 		input = pr.input;
 	}
+	struct interact ia;
+	if (o->interactive && !interact_begin(&ia, o->interactive == 2)) {
+		if (is_portable) {
+			replay_portable_env(&pr, given, false);
+			replay_portable_end(&pr);
+		}
+		unlink(trace_path);
+		free(trace_path);
+		return SETUP;
+	}
 	int status = replay_traced(path, prog_argv, input, trace_path, o->record, false, o->timeout);
+	if (o->interactive)
+		interact_end(&ia);
 	if (is_portable)
 		replay_portable_env(&pr, given, false);
 	int result = status < 0 ? SETUP
@@ -255,6 +271,7 @@ int cmd_replay(int argc, char **argv)
 	program_races_default();
 	unsigned timeout = 0;
 	int width = 0; /* of a lane: 0 fits the text (and the terminal) */
+	int interactive = 0;
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		const char *a = argv[i];
@@ -271,6 +288,10 @@ int cmd_replay(int argc, char **argv)
 		} else if (!strcmp(a, "--width")) {
 			i = program_option_value(argc, argv, i);
 			width = (int)program_number(a, argv[i], 0, 1000);
+		} else if (!strcmp(a, "--interactive") || !strcmp(a, "--interactive=text")) {
+			interactive = 1;
+		} else if (!strcmp(a, "--interactive=json")) {
+			interactive = 2;
 		} else if (program_races_option(argc, argv, &i)) {
 			/* SCHEDFUZZ_RACES: set */
 		} else if (a[0] == '-') {
@@ -285,7 +306,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!input || i + 1 >= argc) {
 		fprintf(stderr, "usage: schedfuzz replay [--record FILE] [--html FILE] [--events N] "
-				"[--width N] [--timeout SEC] INPUT -- PROG [ARGS...]\n");
+				"[--width N] [--timeout SEC] [--interactive[=json]] INPUT -- PROG "
+				"[ARGS...]\n");
 		return SETUP;
 	}
 	struct stat st;
@@ -294,8 +316,9 @@ int cmd_replay(int argc, char **argv)
 		return SETUP;
 	}
 	bool dir = S_ISDIR(st.st_mode);
-	if (dir && (record || html)) {
-		fprintf(stderr, "schedfuzz: %s is a directory: --record and --html take one input file\n",
+	if (dir && (record || html || interactive)) {
+		fprintf(stderr, "schedfuzz: %s is a directory: --record, --html and --interactive take "
+				"one input file\n",
 			input);
 		return SETUP;
 	}
@@ -308,7 +331,7 @@ int cmd_replay(int argc, char **argv)
 	char *path = program_check(prog_argv);
 	if (!path)
 		return SETUP;
-	struct replay_opts o = { record, html, events, timeout, width };
+	struct replay_opts o = { record, html, events, timeout, width, interactive };
 	int result = dir ? replay_dir(input, prog_argv, path, &o) : replay_one(input, prog_argv, path, &o);
 	free(path);
 	return result;

@@ -10,11 +10,20 @@
 # continues; going back runs the program again (the replay is
 # deterministic) with SCHEDFUZZ_DEBUG_STEP set to the step. gdb's fork
 # checkpoints are no help here: a fork copies one thread of the program.
+#
+# The user plays the scheduler with sf next-thread: the runtime takes the
+# thread written into __schedfuzz_debug_next_thread at its next pick and
+# the default rule after that, and keeps the schedule so far as an
+# explicit genome (__schedfuzz_debug_input), which sf save writes and
+# which a run again after that replays (the input no longer describes the
+# execution).
 import os
+import tempfile
 
 import gdb
 
 STOP_FUNCTION = "__schedfuzz_step_stop"
+GENOME_HEADER, DECISION_BYTES = 96, 5
 
 
 def _value(expr):
@@ -43,8 +52,15 @@ def current_step():
         return None
 
 
+# Set once the user has played the scheduler: the execution is no longer
+# the input's, its length unknown; a run again replays this file.
+_steered = {"on": False, "input": None}
+
+
 def last_step():
     """The number of steps of the execution, when `schedfuzz debug` said."""
+    if _steered["on"]:
+        return None
     text = os.environ.get("SCHEDFUZZ_DEBUG_LAST", "")
     return int(text) if text.isdigit() else None
 
@@ -165,7 +181,7 @@ def print_where():
         raise gdb.GdbError("sf: no scheduling step to show (the program is not stopped at one)")
     at, where = state[0], state[1]
     last = last_step()
-    failure = os.environ.get("SCHEDFUZZ_DEBUG_FAILURE", "")
+    failure = "" if _steered["on"] else os.environ.get("SCHEDFUZZ_DEBUG_FAILURE", "")
     total = " of %d" % last if last else ""
     if last and step == last and failure:
         total += ", the last before the %s" % failure
@@ -226,6 +242,16 @@ def forward_to(step):
 def restart_at(step):
     """Run the program again from its start, to stop at step."""
     ensure_breakpoint()
+    if _steered["on"] and live():
+        # the schedule the user made, not the input's
+        if _steered["input"] is None:
+            fd, _steered["input"] = tempfile.mkstemp(prefix="schedfuzz-steered-")
+            os.close(fd)
+        write_schedule(_steered["input"])
+        gdb.execute("set environment SCHEDFUZZ_INPUT %s" % _steered["input"], to_string=True)
+        # its decisions are this binary's: no anchors of a portable input
+        gdb.execute("unset environment SCHEDFUZZ_ANCHORS", to_string=True)
+        gdb.execute("unset environment SCHEDFUZZ_INPUT_NAME", to_string=True)
     gdb.execute("set environment SCHEDFUZZ_DEBUG_STEP %d" % step, to_string=True)
     confirm = gdb.parameter("confirm")
     gdb.execute("set confirm off")
@@ -234,6 +260,34 @@ def restart_at(step):
     finally:
         gdb.execute("set confirm %s" % ("on" if confirm else "off"))
     landed(step)
+
+
+def input_path():
+    """The input the running program replays."""
+    return _steered["input"] or os.environ.get("SCHEDFUZZ_INPUT", "")
+
+
+def schedule_bytes():
+    """The schedule so far, as an input: the runtime's explicit genome of
+    the decisions taken up to its last stop, then a harness's data."""
+    size = int(_value("__schedfuzz_debug_input_size"))
+    if size == 0:
+        raise gdb.GdbError("sf save: the runtime has no schedule to give (out of memory)")
+    addr = int(_value("(unsigned long)__schedfuzz_debug_input"))
+    genome = bytes(gdb.selected_inferior().read_memory(addr, size))
+    data_at = int(_value("__schedfuzz_debug_data_offset"))
+    data = b""
+    if data_at != (1 << 64) - 1:
+        with open(input_path(), "rb") as f:
+            data = f.read()[data_at:]
+    return genome, data
+
+
+def write_schedule(path):
+    genome, data = schedule_bytes()
+    with open(path, "wb") as f:
+        f.write(genome + data)
+    return len(genome), len(data)
 
 
 class SfPrefix(gdb.Command):
@@ -367,6 +421,87 @@ Forward by running on; back by running the program again from its start
             restart_at(target)
 
 
+def thread_number(arg, command):
+    name = arg.strip().lstrip("Tt")
+    if not name.isdigit():
+        raise gdb.GdbError("%s: give a thread of the execution, as T1 or 1" % command)
+    return int(name)
+
+
+def at_step_stop(command):
+    """The step the runtime stands at, when the program stopped there."""
+    step = current_step()
+    state = state_text() if step is not None else None
+    if state is None or state[0] != step:
+        raise gdb.GdbError("%s: the program is not stopped at a scheduling step (sf goto %s "
+                           "goes to one)" % (command, step if step else "N"))
+    return step, state
+
+
+class SfNextThread(gdb.Command):
+    """Run thread T next: sf next-thread T (T1 or 1), then the default rule.
+The next decision takes T instead of what the input says, and every later
+decision takes the default (the thread that runs goes on; when it cannot,
+the lowest runnable one runs): you play the scheduler. Stops at the start
+of the next step. sf save writes the schedule so far as an input."""
+
+    def __init__(self):
+        super().__init__("sf next-thread", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        tid = thread_number(arg, "sf next-thread")
+        step, state = at_step_stop("sf next-thread")
+        if tid not in state[3]:
+            raise gdb.GdbError("sf next-thread: T%d is not a live thread at step %d" % (tid, step))
+        gdb.execute("set var *(int *)&__schedfuzz_debug_steer_result = 0", to_string=True)
+        gdb.execute("set var *(int *)&__schedfuzz_debug_next_thread = %d" % tid, to_string=True)
+        was = _steered["on"]
+        _steered["on"] = True
+        forward_to(step + 1)
+        result = int(_value("*(int *)&__schedfuzz_debug_steer_result"))
+        if result != 1:
+            _steered["on"] = was
+            set_step_variables()
+            raise gdb.GdbError("sf next-thread: T%d could not run before step %d (no decision "
+                               "had it among the threads that could go on): the input's "
+                               "choice ran, and nothing was changed" % (tid, step + 1))
+        now = state_text()
+        runs = now[1].split() if now else []
+        if now and ("T%d" % tid) not in runs[:3]:
+            print("(T%d ran from the decision on; step %d is another thread's: T%d could not "
+                  "go on to it)" % (tid, step + 1, tid))
+
+
+class SfSave(gdb.Command):
+    """Write the schedule so far as an input: sf save FILE.
+An explicit input (decisions that depart from the default, then the
+default) that replays this execution, your sf next-thread choices
+included, up to this step and on: schedfuzz replay FILE -- PROG, or
+schedfuzz debug --step N FILE -- PROG."""
+
+    def __init__(self):
+        super().__init__("sf save", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        path = arg.strip()
+        if not path:
+            raise gdb.GdbError("sf save: give the file, as sf save steered.in")
+        step, _ = at_step_stop("sf save")
+        try:
+            genome, data = write_schedule(path)
+        except OSError as e:
+            raise gdb.GdbError("sf save: %s: %s" % (path, e.strerror))
+        extra = " and %d bytes of harness data" % data if data else ""
+        # an explicit genome: its header, then 5 bytes a decision (docs/genome.md)
+        n = (genome - GENOME_HEADER) // DECISION_BYTES
+        print("sf save: %s: the schedule up to step %d, %d decision%s that depart%s from the "
+              "default%s" % (path, step, n, "" if n == 1 else "s", "s" if n == 1 else "", extra))
+        if os.environ.get("SCHEDFUZZ_MEMORY") == "2":
+            # a portable input's replay: every memory access was a point
+            print("sf save: its decisions are numbered with every memory access a scheduling "
+                  "point: replay it with SCHEDFUZZ_MEMORY=2")
+
+
 ensure_breakpoint()
 SfPrefix()
 SfStart()
@@ -375,6 +510,8 @@ SfThreads()
 SfThread()
 SfStep()
 SfGoto()
+SfNextThread()
+SfSave()
 gdb.events.stop.connect(on_stop)
 gdb.events.exited.connect(on_exit)
 gdb.execute("set print thread-events off")

@@ -12,7 +12,9 @@
  * visit), the operation's kind and its number among the operations of
  * that kind in the visit. A pick is anchored to the operation the thread
  * is about to perform; a choice (which waiter a signal wakes, a spurious
- * wakeup) and the pick of a thread that just ended, to its last one. Every
+ * wakeup), the pick of a thread that just ended and one before an
+ * operation of no site (the process's exit points, which have no place
+ * in the source and are left out of the counts), to its last one. Every
  * other decision is the default (run the current thread on; when it
  * cannot, the lowest runnable), as in an explicit schedule.
  *
@@ -180,8 +182,8 @@ static void anchors_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr,
 			  struct rt_obj *obj, uint32_t size, const void *site, uint8_t flags)
 {
 	(void)addr, (void)obj, (void)size, (void)flags;
-	if (self->tid >= MAX_TIDS)
-		return;
+	if (self->tid >= MAX_TIDS || !site)
+		return; /* no site (the process's exit points): no step in the source */
 	struct track *t = &tracks[self->tid];
 	int line = line_of(site);
 	if (line != t->line) {
@@ -200,7 +202,9 @@ int rt_anchors_want(const struct rt_thread *self, bool choice)
 	if (!self || self->tid >= MAX_TIDS)
 		return -1;
 	const struct track *t = &tracks[self->tid];
-	bool after = choice || self->pend_ev == EV_THREAD_EXIT;
+	/* after its last event: a choice, a thread that just ended, and an
+	 * operation of no site (the process's last point, rt_exit.c) */
+	bool after = choice || self->pend_ev == EV_THREAD_EXIT || !self->pend_site;
 	int line, kind;
 	uint32_t visit, nth;
 	if (after) {

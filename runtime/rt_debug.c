@@ -14,14 +14,24 @@
  * running the program again with another SCHEDFUZZ_DEBUG_STEP.
  *
  * The observer is on for the whole execution once the variable is set,
- * whatever step it names: a later stop may be asked for at any step. Like
- * every observer, it never changes the schedule. */
+ * whatever step it names: a later stop may be asked for at any step. It
+ * changes the schedule only when the user plays the scheduler: the
+ * extension writes a thread into __schedfuzz_debug_next_thread, the next
+ * pick that has it among its candidates takes it, and every decision
+ * after that takes the default (rt_debug_steer_*, called by rt_sched.c).
+ * The decisions that departed from the default so far, encoded at every
+ * stop as an explicit genome in __schedfuzz_debug_input, then replay
+ * this execution in a fresh process: what `sf save` writes.
+ *
+ * `schedfuzz replay --interactive` (SCHEDFUZZ_INTERACT) plays the
+ * scheduler the same way without gdb: rt_interact.c asks at every pick. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "rt_debug.h"
 #include "rt_describe.h"
 #include "rt_internal.h"
 #include "rt_observer.h"
@@ -39,7 +49,28 @@ extern char __start_schedfuzz_text[], __stop_schedfuzz_text[];
 RT_EXPORT const void *const __schedfuzz_debug_code[2] = { __start_schedfuzz_text,
 							   __stop_schedfuzz_text };
 
-static bool debugging;
+/* Playing the scheduler: the thread (by creation number) the next pick
+ * is to take, -1 for none, written by the extension; what became of it
+ * (STEER_*), reset by the extension when it asks. The schedule so far:
+ * an explicit genome, and where the harness's data starts in
+ * SCHEDFUZZ_INPUT (UINT64_MAX: a main() program has none). */
+enum { STEER_NONE, STEER_TAKEN, STEER_NOT_RUN };
+RT_EXPORT volatile int32_t __schedfuzz_debug_next_thread = -1;
+RT_EXPORT volatile int32_t __schedfuzz_debug_steer_result;
+RT_EXPORT uint8_t *__schedfuzz_debug_input;
+RT_EXPORT uint64_t __schedfuzz_debug_input_size;
+RT_EXPORT uint64_t __schedfuzz_debug_data_offset = UINT64_MAX;
+
+bool rt_debug_steering;
+
+static struct {
+	bool defaulting; /* a thread was asked for: the default rule from then on */
+	struct sf_decision *dec; /* the decisions that departed, in order */
+	uint32_t n, cap;
+	size_t input_cap;
+} steer;
+
+static bool debugging, interacting;
 static pid_t debugged; /* the process: a child the program forks is no execution */
 
 /* gdb's breakpoint: its argument is the step. */
@@ -62,7 +93,7 @@ static void describe(const void *site)
 		return;
 	}
 	fprintf(f, "@where %" PRIu64 " %#" PRIxPTR "\n", rt.step, (uintptr_t)site);
-	rt_report_describe(f);
+	rt_report_describe(f, false);
 	for (int i = 0; i < rt.nthreads; i++) {
 		const struct rt_thread *t = &rt.threads[i];
 		if (t->state == T_LIVE)
@@ -70,6 +101,72 @@ static void describe(const void *site)
 				(uintptr_t)(t->wait ? t->wait_site : t->site));
 	}
 	fclose(f);
+}
+
+/* The explicit genome of the departures so far, as rt_record.c writes
+ * one at the end: replayed, it takes the same decisions up to here and
+ * the default after. */
+static void encode_input(void)
+{
+	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed,
+			     .flags = rt.plan.flags & SF_FLAG_NO_SPURIOUS };
+	size_t need = sf_genome_encode(&p, steer.dec, steer.n, NULL, 0);
+	if (need > steer.input_cap) {
+		uint8_t *b = realloc(__schedfuzz_debug_input, need);
+		if (!b) {
+			__schedfuzz_debug_input_size = 0; /* the extension says it cannot save */
+			return;
+		}
+		__schedfuzz_debug_input = b;
+		steer.input_cap = need;
+	}
+	__schedfuzz_debug_input_size = sf_genome_encode(&p, steer.dec, steer.n,
+							__schedfuzz_debug_input, need);
+}
+
+int rt_debug_steer_pick(const struct strat_candidate *cand, int n, int idx, int dflt)
+{
+	int want = __schedfuzz_debug_next_thread;
+	if (want >= 0) {
+		for (int i = 0; i < n; i++) {
+			if (rt.threads[cand[i].tid].tid == want) {
+				__schedfuzz_debug_next_thread = -1;
+				__schedfuzz_debug_steer_result = STEER_TAKEN;
+				steer.defaulting = true;
+				return i;
+			}
+		}
+		return idx; /* not a candidate here: the request waits for the next pick */
+	}
+	int take = steer.defaulting ? dflt : idx;
+	if (interacting) {
+		int answer = rt_interact_ask(cand, n, take);
+		steer.defaulting |= answer != take;
+		take = answer;
+	}
+	return take;
+}
+
+uint32_t rt_debug_steer_choice(uint32_t v)
+{
+	return steer.defaulting ? 0 : v;
+}
+
+static void debug_decision(const struct rt_decision *d)
+{
+	if (!d->departs)
+		return;
+	if (steer.n == steer.cap) {
+		uint32_t cap = steer.cap ? steer.cap * 2 : 256;
+		struct sf_decision *p = realloc(steer.dec, cap * sizeof *p);
+		if (!p)
+			return;
+		steer.dec = p;
+		steer.cap = cap;
+	}
+	steer.dec[steer.n].index = d->index;
+	steer.dec[steer.n].value = (uint16_t)d->value;
+	steer.n++;
 }
 
 static bool debug_on(void)
@@ -80,20 +177,36 @@ static bool debug_on(void)
 static void debug_begin(void)
 {
 	const char *s = rt_env_initial("SCHEDFUZZ_DEBUG_STEP");
-	debugging = s && *s;
+	interacting = rt_interact_load();
+	debugging = (s && *s) || interacting;
 	debugged = getpid();
-	__schedfuzz_debug_stop_at = debugging ? strtoull(s, NULL, 10) : 0;
+	__schedfuzz_debug_stop_at = s && *s ? strtoull(s, NULL, 10) : 0;
+	rt_debug_steering = debugging;
+	steer.defaulting = false;
+	steer.n = 0;
+	__schedfuzz_debug_next_thread = -1;
+	__schedfuzz_debug_steer_result = STEER_NONE;
+	__schedfuzz_debug_data_offset = rt.harness ? rt.genome_size : UINT64_MAX;
 }
 
 static void debug_event(struct rt_thread *self, enum rt_ev ev, uintptr_t addr, struct rt_obj *obj,
 			uint32_t size, const void *site, uint8_t flags)
 {
-	(void)self, (void)ev, (void)addr, (void)obj, (void)size, (void)flags;
+	(void)ev, (void)addr, (void)obj, (void)size, (void)flags;
+	if (RT_UNLIKELY(__schedfuzz_debug_next_thread >= 0)) {
+		/* A step came with the request unmet: no pick had the thread
+		 * among its candidates, unless it is the one that runs on. */
+		bool met = self->tid == __schedfuzz_debug_next_thread;
+		__schedfuzz_debug_steer_result = met ? STEER_TAKEN : STEER_NOT_RUN;
+		steer.defaulting |= met;
+		__schedfuzz_debug_next_thread = -1;
+	}
 	if (RT_LIKELY(rt.step != __schedfuzz_debug_stop_at))
 		return;
 	/* stdio and the symbolizer are the runtime's work, not the program's */
 	struct rt_thread *me = rt_own_work_begin();
 	describe(site);
+	encode_input();
 	rt_own_work_end(me);
 	__schedfuzz_step_stop(rt.step);
 }
@@ -103,4 +216,5 @@ const struct rt_observer rt_debug_observer = {
 	.on = debug_on,
 	.begin = debug_begin,
 	.event = debug_event,
+	.decision = debug_decision,
 };

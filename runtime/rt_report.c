@@ -626,13 +626,13 @@ static void report(enum rt_fail_kind kind, const void *site, const char *msg)
 	symtab_free(&st);
 }
 
-void rt_report_describe(FILE *out)
+void rt_report_describe(FILE *out, bool deciding)
 {
 	struct symtab st;
 	symtab_fill(&st, NULL);
 	if (rt.step)
 		print_step(out, &st, rt.step);
-	print_threads(out, &st, false, rt.running);
+	print_threads(out, &st, false, deciding ? NULL : rt.running);
 	symtab_free(&st);
 }
 

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "rt_anchor.h"
+#include "rt_debug.h"
 #include "rt_internal.h"
 #include "rt_observer.h"
 #include "rt_warn.h"
@@ -382,6 +383,8 @@ static struct rt_thread *pick(const struct strat_candidate *cand, int n, int cur
 				if (rt.threads[cand[i].tid].tid == want)
 					idx = i;
 		}
+		if (RT_UNLIKELY(rt_debug_steering)) /* gdb or replay --interactive plays the scheduler */
+			idx = rt_debug_steer_pick(cand, n, idx, dflt);
 		if (RT_UNLIKELY(rt_observing.ndecision))
 			rt_observe_decision(&(struct rt_decision){
 				.index = d, .departs = idx != dflt, .value = cand[idx].tid,
@@ -556,6 +559,8 @@ uint32_t rt_choose(enum strat_choice what, uint32_t n)
 		if (want >= 0 && (uint32_t)want < n)
 			v = (uint32_t)want;
 	}
+	if (RT_UNLIKELY(rt_debug_steering))
+		v = rt_debug_steer_choice(v);
 	if (RT_UNLIKELY(rt_observing.ndecision))
 		rt_observe_decision(&(struct rt_decision){
 			.index = d, .choice = true, .departs = v != 0, .value = v, .n = n });

@@ -244,13 +244,19 @@ static void write_states(FILE *f)
 	}
 }
 
-/* Called once as the execution ends, either way. */
+/* Called as the execution ends, either way. A main() that returns or
+ * exits ends it once, but its exit handlers still run under control and
+ * may fail after that (a pool's destructor): a passing end leaves the
+ * trace on, and a failure there writes it again with their steps, so
+ * that it numbers steps as the report does. */
 static void trace_end(enum rt_fail_kind fail)
 {
 	if (!rt.trace_on)
 		return;
-	rt.trace_on = false;
-	rt_observers_changed();
+	if (fail != F_NONE) {
+		rt.trace_on = false;
+		rt_observers_changed();
+	}
 	/* stdio's copies are not the program's accesses */
 	struct rt_thread *self = rt_own_work_begin();
 	FILE *f = rt_outfile_rewrite(rt.cfg.trace_path, &trace_fd, "w");

@@ -19,6 +19,10 @@ crash=$(tail -n 1 "$WORK/run.out")
 "$SCHEDFUZZ" replay "$crash" -- "$prog" >/dev/null 2>"$WORK/report"
 last=$(sed -n 's/^==schedfuzz== schedule: .*(\([0-9]*\) steps,.*/\1/p' "$WORK/report")
 [ -n "$last" ] || fail "no step count in the report"
+# The trace (replay's lanes) counts the steps the report does, those of
+# exit handlers included.
+traced=$(sed -n 's/^==schedfuzz== \([0-9]*\) steps, .*/\1/p' "$WORK/report")
+[ "$traced" = "$last" ] || fail "the trace has ${traced:-no} steps, the report $last"
 
 # The report's line of step N (its interleaving: "  > NNNNNN  T1   ...").
 report_line() {
