@@ -14,16 +14,18 @@
  * fork: the union of the features every schedule showed (a schedule is
  * new only if no job's showed its features), a log of the corpus entries
  * each kept (each imports the others' before its next schedule), the
- * findings by kind and site (the first job to claim one saves it, replays
- * it and probes it; the others count it), and the budget of schedules
- * (taken one at a time, so the jobs run RUNS in all). The explorer's own
+ * estimates plans are drawn from (each folds the others' into its own
+ * before its next plan), the findings by kind and site and the data races
+ * by pair of sites (the first job to claim one saves it, replays it and
+ * probes it; the others count it), and the budget of schedules (taken one
+ * at a time, so the jobs run RUNS in all). The explorer's own
  * process only waits: it prints the progress line and, once every job
  * has ended, the summary.
  *
  * Sharing makes a parallel run nondeterministic: which job runs which
- * share of the budget, and when an entry of another job arrives, depend
- * on timing. Each job's sequence of fresh plans is fixed by its seed;
- * --jobs 1 is the fixed run. */
+ * share of the budget, and when an entry or an estimate of another job
+ * arrives, depend on timing. Each job's sequence of plan seeds is fixed
+ * by its seed; --jobs 1 is the fixed run. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -71,6 +73,8 @@ static unsigned allowed_cpus(int *cpus, unsigned cap)
 	return n;
 }
 
+struct rt_campaign *rt_campaign_current;
+
 struct rt_campaign *rt_campaign_create(uint64_t runs, uint64_t seed)
 {
 	uint64_t n = rt_env_u64("SCHEDFUZZ_JOBS", 1);
@@ -102,6 +106,7 @@ struct rt_campaign *rt_campaign_create(uint64_t runs, uint64_t seed)
 	const char *state = rt_env_str("SCHEDFUZZ_STATE");
 	if (state && access(state, F_OK) == 0 && !rt_campaign_load(cp, state))
 		return NULL;
+	rt_campaign_current = cp;
 	return cp;
 }
 
