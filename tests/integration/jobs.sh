@@ -161,7 +161,7 @@ races)
 		{ cat "$WORK/races.err"; fail "not one replay of the race"; }
 	has races "^findings by kind and site: 1$"
 	has races "^  [0-9]+ x data race [0-9a-f]{16}: $WORK/out/race-"
-	"$SCHEDFUZZ" replay "$WORK"/out/race-* -- "$prog" >/dev/null 2>"$WORK/replay.err"
+	SCHEDFUZZ_RACES=report "$SCHEDFUZZ" replay "$WORK"/out/race-* -- "$prog" >/dev/null 2>"$WORK/replay.err"
 	grep -q "^WARNING: ThreadSanitizer: data race" "$WORK/replay.err" || fail "replay shows no race"
 	echo "races: one pair, saved and replayed once by 2 jobs; $(grep -E '^  [0-9]+ x data race' "$WORK/races.err")"
 	;;
