@@ -12,6 +12,7 @@
 # ones are: a use-after-free that an interleaving causes is ASan's report
 # and our failure at once. schedfuzz itself is built without the fuzzing
 # flags: our runtime must never be instrumented.
+# shellcheck shell=bash
 SCHEDFUZZ_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${OUT:?set OUT, the directory for the fuzzers}"
 : "${CC:=clang-14}"

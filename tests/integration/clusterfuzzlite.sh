@@ -17,8 +17,9 @@ ln -s "$top" "$src/schedfuzz"
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
 flags="$flags -fsanitize=address -fsanitize-address-use-after-scope"
 build() { # build ENGINE CC CXX LIB_FUZZING_ENGINE EXTRA_CFLAGS
-	mkdir -p "$WORK/$1"
-	(cd "$src/tally" && SRC=$src OUT=$WORK/$1 WORK=$WORK/work CC=$2 CXX=$3 CFLAGS="$flags $5" \
+	local out=$WORK/$1 work=$WORK/work
+	mkdir -p "$out"
+	(cd "$src/tally" && SRC=$src OUT=$out WORK=$work CC=$2 CXX=$3 CFLAGS="$flags $5" \
 		CXXFLAGS="$flags $5" LIB_FUZZING_ENGINE=$4 FUZZING_ENGINE=$1 SANITIZER=address \
 		ARCHITECTURE=x86_64 bash "$src/tally/.clusterfuzzlite/build.sh") >"$WORK/$1.log" 2>&1 ||
 		{ tail -20 "$WORK/$1.log"; fail "build.sh failed for $1"; }
