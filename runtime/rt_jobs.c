@@ -7,11 +7,12 @@
  *                      written back at the end (rt_campaign_state.c)
  *
  * Each job is a process forked from the explorer before its first
- * schedule, bound to no CPU: each of its executions keeps to the CPU it
- * starts on, as a single run's do, and the kernel places the jobs where
- * CPU time is free. (Bound one to a CPU each, on a machine where other
- * work loaded one CPU more, the job there ran 78 to 270 schedules of 600
- * to 1,000 while the other ran the rest; unbound, 42 to 58 percent.) It
+ * schedule, bound to a CPU of its own (executions keep to one CPU, and a
+ * job's children inherit its binding). Unbound, each execution would keep
+ * to the CPU it starts on, and two jobs' executions often started on the
+ * same CPU: twostage_n at 50 threads ran 19.6 schedules/s with two jobs
+ * against 23.7 with one. Bound, a job on a CPU that other work loads more
+ * falls behind the other (78 to 270 of 600 to 1,000 schedules here). It
  * runs the explorer's loop with
  * its own seed stream: job 0 draws from --seed itself, job j from a seed
  * derived from --seed and j. They share, in memory mapped before the
@@ -189,6 +190,20 @@ void rt_campaign_keeping(bool keeping)
 
 /* ---- the jobs --------------------------------------------------------------------- */
 
+/* Job j keeps to the j-th CPU it may use (round robin past their
+ * number), unless executions keep to none (SCHEDFUZZ_PIN=0). */
+static void bind_job(unsigned job)
+{
+	int cpus[CPU_SETSIZE];
+	unsigned n = allowed_cpus(cpus, CPU_SETSIZE);
+	if (!rt.cfg.pin || n < 2)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpus[job % n], &set);
+	sched_setaffinity(0, sizeof set, &set);
+}
+
 static uint64_t features(const struct rt_campaign *cp)
 {
 	uint64_t n = 0;
@@ -313,6 +328,7 @@ int rt_campaign_fork(struct rt_campaign *cp)
 				_exit(RT_EXIT_SETUP);
 			sigprocmask(SIG_SETMASK, &mask_before, NULL); /* the program's own */
 			cp->jobs[j].pid = getpid();
+			bind_job(j);
 			return (int)j;
 		}
 		cp->jobs[j].pid = pid;
