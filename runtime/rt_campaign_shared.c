@@ -1,11 +1,13 @@
 /* rt_campaign_shared.c - what the jobs of a campaign (rt_jobs.c) hand each
- * other while they run: the findings by kind and site, each kept by the
- * job that claimed it first, the terminal for one report at a time, and
- * the log of the corpus entries each kept. All of it lives in the
+ * other while they run: the findings by kind and site and the data races
+ * by pair of sites, each kept by the job that claimed it first, the
+ * terminal for one report at a time, the log of the corpus entries each
+ * kept, and the estimates plans are drawn from. All of it lives in the
  * campaign's shared memory and is taken with atomics: a job may be
  * killed at any moment, and none may wait on a lock a dead one holds. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -98,6 +100,41 @@ uint32_t rt_campaign_finding_state(const struct rt_campaign *cp, const struct rt
 	return state;
 }
 
+/* A data race is a finding of its own kind, keyed by its pair of sites
+ * (the race key, the same in every process), apart from the failures. */
+static uint64_t race_finding_key(uint64_t race_key)
+{
+	uint64_t h = cov_hash64(&race_key, sizeof race_key, 0x72616365ull /* "race" */);
+	return h ? h : 1;
+}
+
+bool rt_campaign_race_first(uint64_t key)
+{
+	if (!rt_campaign_current)
+		return true;
+	char what[64];
+	snprintf(what, sizeof what, "data race %016" PRIx64, key);
+	bool first;
+	struct rt_finding *f = rt_campaign_finding(rt_campaign_current, race_finding_key(key),
+						   RT_FINDING_RACE, what, &first);
+	return !f || first; /* a full table: every job keeps its own */
+}
+
+void rt_campaign_race_saved(uint64_t key, const char *path)
+{
+	if (!rt_campaign_current)
+		return;
+	uint64_t k = race_finding_key(key);
+	for (int i = 0; i < RT_MAX_FINDINGS; i++) {
+		struct rt_finding *f = &rt_campaign_current->findings[i];
+		if (__atomic_load_n(&f->key, __ATOMIC_ACQUIRE) != k)
+			continue;
+		snprintf(f->path, sizeof f->path, "%s", path);
+		__atomic_store_n(&f->state, FINDING_SAVED, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
 /* The terminal to one job's report at a time: a report, its replay and
  * its probes are many lines. A job that died holding it frees it. */
 void rt_campaign_report_begin(struct rt_campaign *cp)
@@ -154,4 +191,48 @@ bool rt_campaign_entry(const struct rt_campaign *cp, uint64_t *offset, uint32_t 
 	*bytes = (const uint8_t *)(*e + 1);
 	*offset += (sizeof **e + (*e)->size + 7) & ~7ull;
 	return true;
+}
+
+/* ---- the estimates ---------------------------------------------------------------- */
+
+/* Each job's estimates are in its slot, written by it alone under a
+ * sequence count (odd while it writes): a reader copies them and keeps the
+ * copy only if the count was even and the same before and after. A job
+ * killed while writing leaves its count odd and is passed over. What the
+ * estimates say only grows (sf_estimates_merge keeps the most of each), so
+ * folding the same ones in twice changes nothing. */
+static uint32_t merged_seq[RT_MAX_JOBS]; /* each other job's version folded in */
+
+static bool read_estimates(const struct rt_job_slot *s, struct sf_estimates *out, uint32_t *seq)
+{
+	uint32_t before = __atomic_load_n(&s->est_seq, __ATOMIC_ACQUIRE);
+	if (before & 1)
+		return false;
+	memcpy(out, &s->est, sizeof *out);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	*seq = before;
+	return __atomic_load_n(&s->est_seq, __ATOMIC_RELAXED) == before;
+}
+
+void rt_campaign_share_estimates(struct rt_campaign *cp, int job, struct sf_estimates *est)
+{
+	struct rt_job_slot *mine = &cp->jobs[job];
+	for (uint32_t j = 0; j < cp->njobs; j++) {
+		const struct rt_job_slot *s = &cp->jobs[j];
+		if ((int)j == job || __atomic_load_n(&s->est_seq, __ATOMIC_ACQUIRE) == merged_seq[j])
+			continue;
+		struct sf_estimates theirs;
+		uint32_t seq;
+		if (read_estimates(s, &theirs, &seq)) {
+			sf_estimates_merge(est, &theirs);
+			merged_seq[j] = seq;
+		}
+	}
+	if (memcmp(&mine->est, est, sizeof *est) == 0)
+		return;
+	uint32_t seq = mine->est_seq;
+	__atomic_store_n(&mine->est_seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(&mine->est, est, sizeof *est);
+	__atomic_store_n(&mine->est_seq, seq + 2, __ATOMIC_RELEASE);
 }

@@ -747,6 +747,8 @@ static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, c
 	for (uint64_t i = slot->first; rt_campaign_claim(cp, &ticket); i++) {
 		if (!parallel)
 			progress_say(&progress, ticket, runs, failures);
+		if (parallel) /* what the other jobs' executions showed shapes this plan too */
+			rt_campaign_share_estimates(cp, job, &est);
 		size_t size = sizeof fresh;
 		const uint8_t *genome = fresh;
 		if (guide)
@@ -864,7 +866,7 @@ static int explore_job(struct rt_campaign *cp, int job, int argc, char **argv, c
 	slot->failures = failures;
 	slot->independent = independent;
 	slot->threads = max_threads;
-	slot->est = est;
+	rt_campaign_share_estimates(cp, job, &est);
 	if (guide)
 		rt_guide_counts(guide, &slot->guide);
 	__atomic_store_n(&slot->done, 1, __ATOMIC_RELEASE);

@@ -8,22 +8,29 @@
  *
  * Each job is a process forked from the explorer before its first
  * schedule, bound to a CPU of its own (executions keep to one CPU, and a
- * job's children inherit its binding), and runs the explorer's loop with
+ * job's children inherit its binding). Unbound, each execution would keep
+ * to the CPU it starts on, and two jobs' executions often started on the
+ * same CPU: twostage_n at 50 threads ran 19.6 schedules/s with two jobs
+ * against 23.7 with one. Bound, a job on a CPU that other work loads more
+ * falls behind the other (78 to 270 of 600 to 1,000 schedules here). It
+ * runs the explorer's loop with
  * its own seed stream: job 0 draws from --seed itself, job j from a seed
  * derived from --seed and j. They share, in memory mapped before the
  * fork: the union of the features every schedule showed (a schedule is
  * new only if no job's showed its features), a log of the corpus entries
  * each kept (each imports the others' before its next schedule), the
- * findings by kind and site (the first job to claim one saves it, replays
- * it and probes it; the others count it), and the budget of schedules
- * (taken one at a time, so the jobs run RUNS in all). The explorer's own
+ * estimates plans are drawn from (each folds the others' into its own
+ * before its next plan), the findings by kind and site and the data races
+ * by pair of sites (the first job to claim one saves it, replays it and
+ * probes it; the others count it), and the budget of schedules (taken one
+ * at a time, so the jobs run RUNS in all). The explorer's own
  * process only waits: it prints the progress line and, once every job
  * has ended, the summary.
  *
  * Sharing makes a parallel run nondeterministic: which job runs which
- * share of the budget, and when an entry of another job arrives, depend
- * on timing. Each job's sequence of fresh plans is fixed by its seed;
- * --jobs 1 is the fixed run. */
+ * share of the budget, and when an entry or an estimate of another job
+ * arrives, depend on timing. Each job's sequence of plan seeds is fixed
+ * by its seed; --jobs 1 is the fixed run. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -43,19 +50,12 @@
 #include "rt_jobs.h"
 
 #define LOG_BYTES (64ull << 20) /* corpus entries shared: beyond this each job keeps its own */
-#define POLL_MS 50
 
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void pause_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
 }
 
 /* The CPUs this process may run on, in order. */
@@ -70,6 +70,8 @@ static unsigned allowed_cpus(int *cpus, unsigned cap)
 			cpus[n++] = i;
 	return n;
 }
+
+struct rt_campaign *rt_campaign_current;
 
 struct rt_campaign *rt_campaign_create(uint64_t runs, uint64_t seed)
 {
@@ -102,6 +104,7 @@ struct rt_campaign *rt_campaign_create(uint64_t runs, uint64_t seed)
 	const char *state = rt_env_str("SCHEDFUZZ_STATE");
 	if (state && access(state, F_OK) == 0 && !rt_campaign_load(cp, state))
 		return NULL;
+	rt_campaign_current = cp;
 	return cp;
 }
 
@@ -259,6 +262,8 @@ static void progress(const struct rt_campaign *cp, uint64_t *next, uint64_t *eve
 	*next = now + *every;
 }
 
+static sigset_t child_ended, mask_before;
+
 /* The explorer's process while the jobs run: reap them, show progress,
  * pass a stop on. A job that could not run stops the others. */
 static int wait_jobs(struct rt_campaign *cp)
@@ -272,7 +277,11 @@ static int wait_jobs(struct rt_campaign *cp)
 		if (pid < 0 && errno != EINTR)
 			break;
 		if (pid <= 0) {
-			pause_ms(POLL_MS);
+			/* Asleep until a job ends (SIGCHLD, held pending for
+			 * this), a stop, or the next progress line. */
+			uint64_t now = now_ms(), ms = next > now ? next - now : 0;
+			struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+			sigtimedwait(&child_ended, NULL, &ts);
 			if (!rt_campaign_stopping(cp))
 				progress(cp, &next, &every, false);
 			continue;
@@ -300,6 +309,9 @@ int rt_campaign_fork(struct rt_campaign *cp)
 {
 	coordinator_pid = getpid();
 	rt_campaign_signals(cp);
+	sigemptyset(&child_ended);
+	sigaddset(&child_ended, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &child_ended, &mask_before);
 	fflush(NULL);
 	for (unsigned j = 0; j < cp->njobs; j++) {
 		pid_t pid = fork();
@@ -314,6 +326,7 @@ int rt_campaign_fork(struct rt_campaign *cp)
 			 * their schedules; a stop keeps what was found. */
 			if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != coordinator_pid)
 				_exit(RT_EXIT_SETUP);
+			sigprocmask(SIG_SETMASK, &mask_before, NULL); /* the program's own */
 			cp->jobs[j].pid = getpid();
 			bind_job(j);
 			return (int)j;
@@ -321,6 +334,7 @@ int rt_campaign_fork(struct rt_campaign *cp)
 		cp->jobs[j].pid = pid;
 	}
 	int st = wait_jobs(cp);
+	sigprocmask(SIG_SETMASK, &mask_before, NULL);
 	if (st)
 		setup_status = st;
 	return -1;

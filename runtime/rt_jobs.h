@@ -5,10 +5,11 @@
  *
  * What the jobs share lives in memory mapped before they are forked: the
  * union of the features every schedule showed, the corpus entries each
- * job kept (an append-only log the others import from), the findings by
- * kind and site (each saved and replayed by the job that claimed it
- * first), the budget, and each job's counters for progress and the
- * summary. One job (the default) runs in the explorer's own process and
+ * job kept (an append-only log the others import from), the estimates
+ * plans are drawn from (each job's, which the others fold into theirs),
+ * the findings by kind and site and the data races by pair of sites
+ * (each saved and replayed by the job that claimed it first), the budget,
+ * and each job's counters for progress and the summary. One job (the default) runs in the explorer's own process and
  * uses the same memory, so that a run of one job is the run it always was. */
 #ifndef SCHEDFUZZ_RT_JOBS_H
 #define SCHEDFUZZ_RT_JOBS_H
@@ -21,7 +22,7 @@
 #include "rt_guide.h"
 
 #define RT_MAX_JOBS 256
-#define RT_MAX_FINDINGS 128
+#define RT_MAX_FINDINGS 512 /* failures by kind and site, and data races by pair */
 
 struct rt_child;
 struct rt_result;
@@ -41,14 +42,16 @@ struct rt_job_slot {
 	uint64_t failures;    /* failures it counted (kept or claimed by another job) */
 	uint64_t independent; /* failures that do not depend on the interleaving */
 	uint32_t threads;     /* the most threads one of its schedules had */
-	struct sf_estimates est; /* what its executions showed (final once done) */
+	uint32_t est_seq;     /* est's version: odd while the job writes it */
+	struct sf_estimates est; /* what its executions (and the others') showed so far */
 	struct rt_guide_counts guide;
 };
 
 /* A failure by kind and site, saved once by the job that claimed it. */
 struct rt_finding {
 	uint64_t key;    /* 0: a free slot; written once, by the claim */
-	uint32_t kind;   /* enum rt_fail_kind (F_COUNT: seen outside the runtime) */
+	uint32_t kind;   /* enum rt_fail_kind (F_COUNT: seen outside the runtime), or
+			  * RT_FINDING_RACE */
 	uint32_t state;  /* FINDING_*: claimed, then saved or unsaved */
 	int32_t keeper;  /* the process of the job that claimed it */
 	uint64_t count;  /* schedules that ended in it, in every run of the campaign */
@@ -87,6 +90,10 @@ struct rt_log_entry {
 };
 
 enum { FINDING_CLAIMED = 1, FINDING_SAVED, FINDING_UNSAVED, FINDING_INDEPENDENT };
+#define RT_FINDING_RACE 0x72616365u /* a finding's kind: a data race, not a failure */
+
+/* The campaign this process explores (NULL in a replay or a fuzzer). */
+extern struct rt_campaign *rt_campaign_current;
 
 /* The campaign of this explorer: SCHEDFUZZ_JOBS jobs (0: the CPUs this
  * process may use), runs schedules in all, loaded from SCHEDFUZZ_STATE if
@@ -130,6 +137,17 @@ struct rt_finding *rt_campaign_finding(struct rt_campaign *cp, uint64_t key, uin
  * found independent of the schedule), unless now, which does not wait. */
 uint32_t rt_campaign_finding_state(const struct rt_campaign *cp, const struct rt_finding *f,
 				   bool now);
+/* The estimates: job's own (est) published for the others, theirs folded
+ * into est, each time they changed. A run of one job shares none. */
+void rt_campaign_share_estimates(struct rt_campaign *cp, int job, struct sf_estimates *est);
+
+/* Data races in report mode (rt_race_keep.c): the pair named key is this
+ * job's to save and replay (true), or another job (or an earlier run of
+ * the campaign) has it. Once saved, rt_campaign_race_saved says where.
+ * Without a campaign (a replay, a fuzzer), every pair is the caller's. */
+bool rt_campaign_race_first(uint64_t key);
+void rt_campaign_race_saved(uint64_t key, const char *path);
+
 /* Reports of failures kept, one job at a time on the terminal. */
 void rt_campaign_report_begin(struct rt_campaign *cp);
 void rt_campaign_report_end(struct rt_campaign *cp);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rt_jobs.h"
 #include "rt_race.h"
 
 #define KEPT 4096
@@ -56,7 +57,8 @@ bool rt_race_keep(const struct rt_result *r, bool failed, uint64_t index, const 
 		return true;
 	schedules_racing++;
 	uint64_t key = r->race_key;
-	if (seen(key))
+	/* A pair another job of the campaign has is that job's to keep. */
+	if (!rt_campaign_race_first(key) || seen(key))
 		return true;
 	char path[4096];
 	fprintf(stderr, "schedfuzz: schedule %" PRIu64 " raced: data race %016" PRIx64 "\n", index,
@@ -64,6 +66,7 @@ bool rt_race_keep(const struct rt_result *r, bool failed, uint64_t index, const 
 	if (rt_save_input(out, "race", input, size, path, sizeof path) != 0)
 		return false;
 	fprintf(stderr, "schedfuzz: input saved to %s\n", path);
+	rt_campaign_race_saved(key, path);
 	if (failed) { /* the failure's replay, which follows, shows the race too */
 		fprintf(stderr, "schedfuzz: the schedule also failed: its replay below shows the race\n");
 		return true;

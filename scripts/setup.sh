@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # setup.sh - installs the Debian packages schedfuzz needs, only those
-# missing; safe to run again and again.
+# missing; safe to run again and again. With --builder, only what building
+# schedfuzz needs where a clang is already there (OSS-Fuzz's base-builder
+# image, whose clang builds the fuzzers): make, xxHash, and cmake if none is
+# on the PATH.
 set -euo pipefail
 # chromium and python3: the HTML timeline test draws the page and reads the
 # screenshot; python3 and gnuplot also make the benchmark's tables and plots.
@@ -8,6 +11,10 @@ set -euo pipefail
 packages=(clang-14 llvm-14 libclang-rt-14-dev afl++ libxxhash-dev libcmocka-dev cmake make gcc chromium python3 gnuplot-nox gdb)
 # libomp-14-dev: LLVM's OpenMP runtime, for schedfuzz-cc -fopenmp.
 packages+=(libomp-14-dev)
+if [ "${1:-}" = --builder ]; then
+	packages=(make libxxhash-dev)
+	command -v cmake >/dev/null || packages+=(cmake)
+fi
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,6 +7,8 @@
 #   killed PROG     SIGTERM once a bug is saved: the summary, the bug kept,
 #                   no process of the run left
 #   sync FIXED SEEDS  genomes copied into --corpus DIR during the run are run
+#   races PROG      --races=report: both jobs meet the same pair of sites; it
+#                   is saved and replayed once, and listed once
 #   resume PROG     --state: a second run goes on (schedule numbers, counts),
 #                   finds the bug again without saving it again; a state
 #                   file of another kind is refused in one line
@@ -147,6 +149,21 @@ sync)
 		grep -qF -- ": $want" "$WORK/sync.err" || fail "$(basename "$f") ($want) never ran"
 	done
 	echo "sync: $(ls "$WORK/new" | wc -l) genomes written into the corpus meanwhile all ran"
+	;;
+races)
+	run races -n 300 --seed 1 --jobs 2 --races=report -o "$WORK/out"
+	[ "$(rc races)" -eq 1 ] || { cat "$WORK/races.err"; fail "exit $(rc races), expected 1"; }
+	has races "^schedfuzz: 2 jobs ran 300 schedules \([1-9][0-9]*, [1-9][0-9]*\)"
+	n=$(find "$WORK/out" -name 'race-*' | wc -l)
+	[ "$n" -eq 1 ] || { cat "$WORK/races.err"; fail "$n race-* inputs saved, expected 1"; }
+	[ "$(grep -c 'raced: data race' "$WORK/races.err")" -eq 1 ] || fail "the pair reported twice"
+	[ "$(grep -c '^schedfuzz: replay reproduced the race' "$WORK/races.err")" -eq 1 ] ||
+		{ cat "$WORK/races.err"; fail "not one replay of the race"; }
+	has races "^findings by kind and site: 1$"
+	has races "^  [0-9]+ x data race [0-9a-f]{16}: $WORK/out/race-"
+	SCHEDFUZZ_RACES=report "$SCHEDFUZZ" replay "$WORK"/out/race-* -- "$prog" >/dev/null 2>"$WORK/replay.err"
+	grep -q "^WARNING: ThreadSanitizer: data race" "$WORK/replay.err" || fail "replay shows no race"
+	echo "races: one pair, saved and replayed once by 2 jobs; $(grep -E '^  [0-9]+ x data race' "$WORK/races.err")"
 	;;
 *)
 	fail "unknown case $case_"
