@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rt_debug.h"
 #include "rt_describe.h"
 #include "rt_internal.h"
+#include "rt_libc.h"
 
 #define STATE_CAP (64u << 10)
 
@@ -51,7 +53,7 @@ static bool write_all(const char *p, size_t n)
 {
 	while (n) {
 		/* no SIGPIPE for the program when schedfuzz is gone */
-		ssize_t k = send(ia.wfd, p, n, MSG_NOSIGNAL);
+		ssize_t k = syscall(SYS_sendto, ia.wfd, p, n, MSG_NOSIGNAL, NULL, 0);
 		if (k < 0 && errno == ENOTSOCK)
 			k = write(ia.wfd, p, n);
 		if (k < 0 && errno == EINTR)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_libc.h"
 #include "rt_race.h"
 
 static void string(FILE *f, const char *s)
