@@ -25,7 +25,7 @@ crash=$(cat "$WORK/found")
 mkdir "$WORK/inputs/sub" # not a file: passed over
 
 refused "$SCHEDFUZZ" replay "$WORK/empty" -- "$prog" "no input files in $WORK/empty"
-refused "$SCHEDFUZZ" replay --record "$WORK/r" "$WORK/inputs" -- "$prog" "--record and --html take one input file"
+refused "$SCHEDFUZZ" replay --record "$WORK/r" "$WORK/inputs" -- "$prog" "--record, --html and --interactive take one input file"
 refused "$SCHEDFUZZ" replay --record "$WORK/empty" "$crash" -- "$prog" "--record $WORK/empty is a directory"
 refused "$SCHEDFUZZ" replay --html "$WORK/empty" "$crash" -- "$prog" "--html $WORK/empty is a directory"
 refused "$SCHEDFUZZ" replay /dev/null -- "$prog" "/dev/null is not a regular file, not an input file"
