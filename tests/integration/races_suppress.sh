@@ -8,19 +8,19 @@
 prog=$1
 printf '# project suppressions\nrace:no_such_function\n' >"$WORK/other.supp"
 printf 'race_top:^producer$\n' >"$WORK/tsan.supp"
-TSAN_OPTIONS="suppressions=$WORK/tsan.supp" "$SCHEDFUZZ" run -n 300 --seed 1 -o "$WORK/a" -- "$prog" \
+TSAN_OPTIONS="suppressions=$WORK/tsan.supp" "$SCHEDFUZZ" run -n 60 --seed 1 -o "$WORK/a" -- "$prog" \
 	>/dev/null 2>"$WORK/a.err"
 rc=$?
 cat "$WORK/a.err"
 [ "$rc" -eq 0 ] || fail "TSAN_OPTIONS suppressions: exit $rc, expected 0"
 ! grep -q ThreadSanitizer "$WORK/a.err" || fail "a suppressed race was reported"
-SCHEDFUZZ_RACE_SUPPRESSIONS="$WORK/other.supp:$WORK/tsan.supp" "$SCHEDFUZZ" run -n 300 --seed 1 \
+SCHEDFUZZ_RACE_SUPPRESSIONS="$WORK/other.supp:$WORK/tsan.supp" "$SCHEDFUZZ" run -n 60 --seed 1 \
 	--verbose -o "$WORK/b" -- "$prog" >/dev/null 2>"$WORK/b.err"
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$WORK/b.err"; fail "two files: exit $rc, expected 0"; }
 grep -q "suppressed by race_top:^producer\$ ($WORK/tsan.supp)" "$WORK/b.err" ||
 	fail "--verbose does not name the rule"
-SCHEDFUZZ_RACE_SUPPRESSIONS="$WORK/other.supp" "$SCHEDFUZZ" run -n 300 --seed 1 -o "$WORK/c" \
+SCHEDFUZZ_RACE_SUPPRESSIONS="$WORK/other.supp" "$SCHEDFUZZ" run -n 60 --seed 1 -o "$WORK/c" \
 	-- "$prog" >/dev/null 2>"$WORK/c.err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q "raced: data race" "$WORK/c.err" ||
