@@ -19,24 +19,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static bool send_all(int fd, const char *p, size_t n)
+/* All n bytes to fd: a socket without SIGPIPE (the program may be gone),
+ * anything else with write. */
+static bool put_all(int fd, bool socket, const char *p, size_t n)
 {
 	while (n) {
-		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
+		ssize_t k = socket ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -101,7 +89,7 @@ static void *relay(void *arg)
 			if (buf[i])
 				continue;
 			/* a whole question */
-			write_all(ia->json ? ia->out : 2, msg, len - 1);
+			put_all(ia->json ? ia->out : 2, false, msg, len - 1);
 			len = 0;
 			char answer[512];
 			int n = answering ? read_answer(ia, answer, sizeof answer) : 0;
@@ -111,7 +99,7 @@ static void *relay(void *arg)
 				answering = false; /* the end of stdin: the runtime's to know */
 				shutdown(ia->ours, SHUT_WR);
 			}
-			if (n > 0 && !send_all(ia->ours, answer, (size_t)n))
+			if (n > 0 && !put_all(ia->ours, true, answer, (size_t)n))
 				goto out;
 		}
 	}

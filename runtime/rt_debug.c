@@ -65,8 +65,7 @@ bool rt_debug_steering;
 
 static struct {
 	bool defaulting; /* a thread was asked for: the default rule from then on */
-	struct sf_decision *dec; /* the decisions that departed, in order */
-	uint32_t n, cap;
+	struct rt_departures kept; /* the decisions that departed, in order */
 	size_t input_cap;
 } steer;
 
@@ -110,7 +109,7 @@ static void encode_input(void)
 {
 	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed,
 			     .flags = rt.plan.flags & SF_FLAG_NO_SPURIOUS };
-	size_t need = sf_genome_encode(&p, steer.dec, steer.n, NULL, 0);
+	size_t need = sf_genome_encode(&p, steer.kept.dec, steer.kept.n, NULL, 0);
 	if (need > steer.input_cap) {
 		uint8_t *b = realloc(__schedfuzz_debug_input, need);
 		if (!b) {
@@ -120,7 +119,7 @@ static void encode_input(void)
 		__schedfuzz_debug_input = b;
 		steer.input_cap = need;
 	}
-	__schedfuzz_debug_input_size = sf_genome_encode(&p, steer.dec, steer.n,
+	__schedfuzz_debug_input_size = sf_genome_encode(&p, steer.kept.dec, steer.kept.n,
 							__schedfuzz_debug_input, need);
 }
 
@@ -154,19 +153,7 @@ uint32_t rt_debug_steer_choice(uint32_t v)
 
 static void debug_decision(const struct rt_decision *d)
 {
-	if (!d->departs)
-		return;
-	if (steer.n == steer.cap) {
-		uint32_t cap = steer.cap ? steer.cap * 2 : 256;
-		struct sf_decision *p = realloc(steer.dec, cap * sizeof *p);
-		if (!p)
-			return;
-		steer.dec = p;
-		steer.cap = cap;
-	}
-	steer.dec[steer.n].index = d->index;
-	steer.dec[steer.n].value = (uint16_t)d->value;
-	steer.n++;
+	rt_departures_add(&steer.kept, d);
 }
 
 static bool debug_on(void)
@@ -183,7 +170,7 @@ static void debug_begin(void)
 	__schedfuzz_debug_stop_at = s && *s ? strtoull(s, NULL, 10) : 0;
 	rt_debug_steering = debugging;
 	steer.defaulting = false;
-	steer.n = 0;
+	steer.kept.n = 0;
 	__schedfuzz_debug_next_thread = -1;
 	__schedfuzz_debug_steer_result = STEER_NONE;
 	__schedfuzz_debug_data_offset = rt.harness ? rt.genome_size : UINT64_MAX;

@@ -22,6 +22,7 @@
 #include "rt_debug.h"
 #include "rt_describe.h"
 #include "rt_internal.h"
+#include "rt_json.h"
 #include "rt_libc.h"
 
 #define STATE_CAP (64u << 10)
@@ -86,21 +87,6 @@ static bool read_line(char *buf, size_t cap)
 	return true;
 }
 
-static void json_string(FILE *f, const char *s, size_t len)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static bool is_candidate(const struct strat_candidate *cand, int n, int tid)
 {
 	for (int i = 0; i < n; i++)
@@ -138,7 +124,7 @@ static void ask(FILE *f, const struct strat_candidate *cand, int n, int dflt, co
 	size_t sl = (size_t)(end - step_line);
 	while (sl && (step_line[sl - 1] == '\n'))
 		sl--;
-	json_string(f, step_line, sl);
+	rt_json_string(f, step_line, sl);
 	fprintf(f, ",\"threads\":[");
 	bool first = true;
 	for (const char *l = threads; *l;) {
@@ -148,9 +134,9 @@ static void ask(FILE *f, const struct strat_candidate *cand, int n, int dflt, co
 			const char *rest = l + skip;
 			size_t rlen = len - (size_t)skip, slen = strcspn(rest, " :");
 			fprintf(f, "%s{\"id\":%d,\"state\":", first ? "" : ",", tid);
-			json_string(f, rest, slen < rlen ? slen : rlen);
+			rt_json_string(f, rest, slen < rlen ? slen : rlen);
 			fprintf(f, ",\"text\":");
-			json_string(f, rest, rlen);
+			rt_json_string(f, rest, rlen);
 			fprintf(f, ",\"can_run\":%s}", is_candidate(cand, n, tid) ? "true" : "false");
 			first = false;
 		}
@@ -162,7 +148,7 @@ static void ask(FILE *f, const struct strat_candidate *cand, int n, int dflt, co
 	fprintf(f, "],\"default\":%d", dtid);
 	if (error) {
 		fprintf(f, ",\"error\":");
-		json_string(f, error, strlen(error));
+		rt_json_string(f, error, strlen(error));
 	}
 	fprintf(f, "}\n");
 }

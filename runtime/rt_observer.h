@@ -42,6 +42,15 @@ struct rt_decision {
 	int current; /* the running thread's slot if it could go on, else -1 */
 };
 
+/* The decisions of an execution that departed from the default: what an
+ * explicit genome keeps (rt_record.c; the debugger's `sf save` too). */
+struct rt_departures {
+	struct sf_decision *dec;
+	uint32_t n, cap;
+};
+/* Keeps d if it departs; out of memory, the list stays as it was. */
+RT_HIDDEN void rt_departures_add(struct rt_departures *l, const struct rt_decision *d);
+
 struct rt_observer {
 	const char *name;
 	/* Whether it listens now (read after begin and at every change). */

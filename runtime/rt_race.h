@@ -44,6 +44,9 @@ extern struct rt_race_state rt_race RT_HIDDEN;
 
 /* ---- rt_race_clock.c: happens-before -------------------------------------- */
 
+/* Untouched memory, reserved only (its pages come when touched); a
+ * one-line reason and exit when there is none. */
+RT_HIDDEN void *rt_race_map(size_t bytes);
 /* Built beside ASan: no detection (its callbacks cannot tell atomics). */
 RT_HIDDEN bool rt_race_beside_asan(void);
 /* A new execution: SCHEDFUZZ_RACES read once, clocks and tables empty. */

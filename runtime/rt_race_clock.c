@@ -37,12 +37,12 @@ static size_t cap, used;
 static uint32_t *arena;
 static size_t arena_cap, arena_used; /* in clocks */
 
-static void *map(size_t bytes)
+void *rt_race_map(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		       -1, 0);
 	if (p == MAP_FAILED)
-		rt_unsupported("race detection", "no memory for its clocks");
+		rt_unsupported("race detection", "no memory for its clocks and access records");
 	return p;
 }
 
@@ -54,7 +54,7 @@ static size_t slot_of(uintptr_t key, size_t c)
 static void grow(void)
 {
 	size_t ncap = cap ? cap * 2 : 256;
-	struct key_clock *nt = map(ncap * sizeof *nt);
+	struct key_clock *nt = rt_race_map(ncap * sizeof *nt);
 	for (size_t i = 0; i < cap; i++) {
 		if (!table[i].key)
 			continue;
@@ -76,7 +76,7 @@ static uint32_t *new_clock(void)
 		 * full chunk stays (its clocks are in the table); a new one
 		 * follows. */
 		arena_cap = (size_t)1 << 14;
-		arena = map(arena_cap * NT * sizeof(uint32_t));
+		arena = rt_race_map(arena_cap * NT * sizeof(uint32_t));
 		arena_used = 0;
 	}
 	return &arena[arena_used++ * NT];

@@ -11,22 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_json.h"
 #include "rt_libc.h"
 #include "rt_race.h"
 
 static void string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	rt_json_string(f, s, strlen(s));
 }
 
 /* "file.c:12" into file and line; a site without a line keeps line 0. */

@@ -41,15 +41,6 @@ static struct chunk *dir;
 static size_t dir_cap, dir_used;
 static struct chunk *last; /* the chunk the last access was in */
 
-static void *map(size_t bytes)
-{
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
-	if (p == MAP_FAILED)
-		rt_unsupported("race detection", "no memory for its access records");
-	return p;
-}
-
 static size_t home(uintptr_t c, size_t cap)
 {
 	return (size_t)((c * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
@@ -58,7 +49,7 @@ static size_t home(uintptr_t c, size_t cap)
 static void dir_grow(void)
 {
 	size_t ncap = dir_cap ? dir_cap * 2 : 256;
-	struct chunk *nd = map(ncap * sizeof *nd);
+	struct chunk *nd = rt_race_map(ncap * sizeof *nd);
 	for (size_t i = 0; i < dir_cap; i++) {
 		if (!dir[i].c)
 			continue;
@@ -100,7 +91,7 @@ static struct chunk *chunk_of(uintptr_t g, bool create)
 		}
 		dir_used++;
 		e->c = key;
-		e->g = map(PER_CHUNK * sizeof *e->g);
+		e->g = rt_race_map(PER_CHUNK * sizeof *e->g);
 		return last = e;
 	}
 }

@@ -7,8 +7,7 @@
 #include "rt_observer.h"
 
 static struct {
-	struct sf_decision *dec;
-	uint32_t n, cap;
+	struct rt_departures kept;
 	int fd; /* opened before the program runs (rt_outfile.c), -1 until then */
 } rec = { .fd = -1 };
 
@@ -19,26 +18,31 @@ static bool record_on(void)
 
 static void record_begin(void)
 {
-	rec.n = 0;
+	rec.kept.n = 0;
 	if (rt.cfg.record_path)
 		rt_outfile_open(rt.cfg.record_path, &rec.fd);
 }
 
-static void record_decision(const struct rt_decision *d)
+void rt_departures_add(struct rt_departures *l, const struct rt_decision *d)
 {
 	if (!d->departs)
 		return;
-	if (rec.n == rec.cap) {
-		uint32_t cap = rec.cap ? rec.cap * 2 : 256;
-		struct sf_decision *p = realloc(rec.dec, cap * sizeof *p);
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 256;
+		struct sf_decision *p = realloc(l->dec, cap * sizeof *p);
 		if (!p)
 			return;
-		rec.dec = p;
-		rec.cap = cap;
+		l->dec = p;
+		l->cap = cap;
 	}
-	rec.dec[rec.n].index = d->index;
-	rec.dec[rec.n].value = (uint16_t)d->value;
-	rec.n++;
+	l->dec[l->n].index = d->index;
+	l->dec[l->n].value = (uint16_t)d->value;
+	l->n++;
+}
+
+static void record_decision(const struct rt_decision *d)
+{
+	rt_departures_add(&rec.kept, d);
 }
 
 static void record_end(enum rt_fail_kind fail)
@@ -48,11 +52,11 @@ static void record_end(enum rt_fail_kind fail)
 		return;
 	struct sf_plan p = { .kind = SF_KIND_EXPLICIT, .seed = rt.plan.seed,
 			     .flags = rt.plan.flags & SF_FLAG_NO_SPURIOUS };
-	size_t need = sf_genome_encode(&p, rec.dec, rec.n, NULL, 0);
+	size_t need = sf_genome_encode(&p, rec.kept.dec, rec.kept.n, NULL, 0);
 	uint8_t *buf = malloc(need);
 	FILE *f = buf ? rt_outfile_rewrite(rt.cfg.record_path, &rec.fd, "wb") : NULL;
 	if (f) {
-		sf_genome_encode(&p, rec.dec, rec.n, buf, need);
+		sf_genome_encode(&p, rec.kept.dec, rec.kept.n, buf, need);
 		fwrite(buf, 1, need, f);
 		fclose(f);
 	}
